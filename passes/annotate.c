@@ -1,0 +1,203 @@
+/* annotate: chooses the kernels to coarsen and their parameters.
+ *
+ * Contract: requires the parsed Unit; provides Kernel records with their
+ * effective Params.  A kernel is chosen when `#pragma tfuse coarsen` stands
+ * on the line before it (before its `template <...>` line for a template)
+ * or when -kernel names it.  Parameters: the defaults (factor 2, dim x,
+ * block mode, stride mapping), overridden by the pragma's clauses,
+ * overridden by the command line.
+ *
+ *   #pragma tfuse coarsen factor(4) dim(y) mode(thread)
+ *   __global__ void eliminate(float *in, float *out) { ... }
+ */
+#include "tfuse.h"
+
+#include <ctype.h>
+#include <string.h>
+
+typedef struct {
+  unsigned off, len; /* the pragma line */
+  Params p;
+  bool used;
+} Pragma;
+
+static bool is_word(const char *t, const char *w, size_t n) {
+  return !strncmp(t, w, n) && !(isalnum((unsigned char)t[n]) || t[n] == '_');
+}
+
+/* Parses one `#pragma tfuse ...` line starting at `hash`; reports errors. */
+static bool parse_pragma(const Source *src, unsigned hash, unsigned eol, Pragma *pr) {
+  const char *t = src->text;
+  unsigned i = hash + 1;
+  while (i < eol && isspace((unsigned char)t[i]))
+    i++;
+  i += 6; /* pragma */
+  while (i < eol && isspace((unsigned char)t[i]))
+    i++;
+  i += 5; /* tfuse */
+  while (i < eol && isspace((unsigned char)t[i]))
+    i++;
+  if (!is_word(t + i, "coarsen", 7)) {
+    error_at(i, "unknown tfuse pragma: expected 'coarsen'");
+    return false;
+  }
+  i += 7;
+  for (;;) {
+    while (i < eol && isspace((unsigned char)t[i]))
+      i++;
+    if (i >= eol || (t[i] == '/' && i + 1 < eol && (t[i + 1] == '/' || t[i + 1] == '*')))
+      break;
+    unsigned name = i;
+    while (i < eol && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+      i++;
+    size_t nlen = i - name;
+    if (nlen == 0 || i >= eol || t[i] != '(') {
+      error_at(name, "expected a clause such as 'factor(4)' in '#pragma tfuse coarsen'");
+      return false;
+    }
+    unsigned vb = i + 1, ve = vb;
+    while (ve < eol && t[ve] != ')')
+      ve++;
+    if (ve >= eol) {
+      error_at(i, "missing ')' in '#pragma tfuse coarsen' clause");
+      return false;
+    }
+    char *value = arena_strndup(t + vb, ve - vb);
+    /* Trim blanks inside the parentheses. */
+    while (*value == ' ' || *value == '\t')
+      value++;
+    for (char *e = value + strlen(value); e > value && (e[-1] == ' ' || e[-1] == '\t'); e--)
+      e[-1] = 0;
+    bool ok;
+    const char *what;
+    if (nlen == 6 && !strncmp(t + name, "factor", 6)) {
+      ok = params_set_factor(&pr->p, value);
+      what = "an integer from 1 to 1024";
+    } else if (nlen == 3 && !strncmp(t + name, "dim", 3)) {
+      ok = params_set_dim(&pr->p, value);
+      what = "x, y or z";
+    } else if (nlen == 4 && !strncmp(t + name, "mode", 4)) {
+      ok = params_set_mode(&pr->p, value);
+      what = "block or thread";
+    } else if (nlen == 7 && !strncmp(t + name, "mapping", 7)) {
+      ok = params_set_mapping(&pr->p, value);
+      what = "stride or consecutive";
+    } else {
+      error_at(name, "unknown clause '%.*s' in '#pragma tfuse coarsen'", (int)nlen, t + name);
+      return false;
+    }
+    if (!ok) {
+      error_at(vb, "invalid value '%s' in clause '%.*s': expected %s", value, (int)nlen, t + name, what);
+      return false;
+    }
+    i = ve + 1;
+  }
+  return true;
+}
+
+static Params merge(const Params *pragma, const Params *cli) {
+  Params p = {.factor = 2, .dim = 0, .mode = MODE_BLOCK, .mapping = MAP_STRIDE};
+  const Params *layers[2] = {pragma, cli};
+  for (int l = 0; l < 2; l++) {
+    const Params *q = layers[l];
+    if (!q)
+      continue;
+    if (q->set & OPT_SET_FACTOR)
+      p.factor = q->factor;
+    if (q->set & OPT_SET_DIM)
+      p.dim = q->dim;
+    if (q->set & OPT_SET_MODE)
+      p.mode = q->mode;
+    if (q->set & OPT_SET_MAPPING)
+      p.mapping = q->mapping;
+  }
+  return p;
+}
+
+static Kernel *kernel_for(Vec *kernels, Node *fn) {
+  for (int i = 0; i < kernels->len; i++) {
+    Kernel *k = kernels->items[i];
+    if (k->fn == fn)
+      return k;
+  }
+  Kernel *k = arena_alloc(sizeof *k);
+  k->fn = fn;
+  k->sym = fn->sym;
+  vec_push(kernels, k);
+  return k;
+}
+
+void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  Vec pragmas = {0};
+
+  for (int l = 0; l < src->nlines; l++) {
+    unsigned b = src->line_start[l];
+    unsigned eol = l + 1 < src->nlines ? src->line_start[l + 1] - 1 : (unsigned)src->len;
+    unsigned i = b;
+    while (i < eol && (t[i] == ' ' || t[i] == '\t'))
+      i++;
+    if (i >= eol || t[i] != '#')
+      continue;
+    unsigned j = i + 1;
+    while (j < eol && (t[j] == ' ' || t[j] == '\t'))
+      j++;
+    if (!is_word(t + j, "pragma", 6))
+      continue;
+    j += 6;
+    while (j < eol && (t[j] == ' ' || t[j] == '\t'))
+      j++;
+    if (!is_word(t + j, "tfuse", 5))
+      continue;
+    Pragma *pr = arena_alloc(sizeof *pr);
+    pr->off = b;
+    pr->len = eol - b;
+    if (parse_pragma(src, i, eol, pr))
+      vec_push(&pragmas, pr);
+  }
+
+  /* Each pragma belongs to the function that starts right after its line. */
+  for (int i = 0; i < pragmas.len; i++) {
+    Pragma *pr = pragmas.items[i];
+    unsigned next = source_skip_space(src, pr->off + pr->len);
+    Node *fn = NULL;
+    for (int j = 0; j < u->functions.len; j++) {
+      Node *f = u->functions.items[j];
+      if (f->begin == next)
+        fn = f;
+    }
+    if (!fn) {
+      int line, col;
+      source_linecol(src, pr->off, &line, &col);
+      error_at(pr->off, "'#pragma tfuse coarsen' must be followed by a __global__ function definition");
+      continue;
+    }
+    if (!fn->sym->is_global_fn) {
+      error_at(fn->loc, "'#pragma tfuse coarsen' applies to __global__ kernels; '%s' is not one", fn->sym->name);
+      continue;
+    }
+    Kernel *k = kernel_for(kernels, fn);
+    k->annotated = true;
+    k->pragma_off = pr->off;
+    k->pragma_len = pr->len;
+    k->p = merge(&pr->p, &opt->cli);
+  }
+
+  for (int i = 0; i < opt->kernels.len; i++) {
+    const char *name = opt->kernels.items[i];
+    bool found = false;
+    for (int j = 0; j < u->functions.len; j++) {
+      Node *f = u->functions.items[j];
+      if (f->sym->is_global_fn && !strcmp(f->sym->name, name)) {
+        Kernel *k = kernel_for(kernels, f);
+        if (!k->annotated)
+          k->p = merge(NULL, &opt->cli);
+        found = true;
+      }
+    }
+    if (!found)
+      error_plain("no __global__ function named '%s' is defined in '%s'", name, src->path);
+  }
+  vec_free(&pragmas);
+}

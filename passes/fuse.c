@@ -1,0 +1,775 @@
+/* fuse: rewrites a kernel's body so one thread runs K logical threads.
+ *
+ * Contract: requires uniform_analyze and a passing legality_check on the
+ * kernel; records edits replacing the kernel's body, its signature (block
+ * mode: one parameter, the original grid extent) and its prototypes.
+ *
+ * DESIGN.md section 3, walking the body in order (copies interleave
+ * statement by statement, as in the seeds):
+ *   - a uniform side-effect-free statement is emitted once;
+ *   - a varying or effectful statement K times, copy r with each varying
+ *     name renamed (`e` -> `e_r`) and the logical ids substituted;
+ *   - a uniform loop/if is emitted once and its body processed recursively;
+ *   - a varying `if` is predicated: each copy's condition goes into a bool,
+ *     the branch runs once if any copy takes it, and inside it the copies'
+ *     statements are guarded by their own bool only where needed;
+ *   - a varying loop or switch is emitted K times whole, a `return` in it
+ *     becoming `live = false; goto` past that copy;
+ *   - a varying return clears the copy's live flag; later statements that
+ *     touch memory are guarded by it;
+ *   - block mode: copy r of a block past the original grid is dead; its
+ *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live).
+ *
+ * A copy needs a guard when it stores or calls something with effects,
+ * loads from an address that depends on the copy, loads at all where no
+ * copy is known to be live, or writes a variable that outlives the
+ * predicated region.  Pure register arithmetic of a dead copy is harmless
+ * and left unguarded so the hot loops stay branch-free (DCS, MRI-Q).
+ *
+ *   before (block mode, K = 2):           after:
+ *     int i = blockIdx.x * B + t;           int i_0 = (blockIdx.x * 2) * B + t;
+ *     float y = s * j;                      int i_1 = (blockIdx.x * 2 + 1) * B + t;
+ *     out[i] = y * in[i];                   float y = s * j;
+ *                                           out[i_0] = y * in[i_0];
+ *                                           if (__tf_ok_1) out[i_1] = y * in[i_1];
+ */
+#include "tfuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  Unit *u;
+  Kernel *k;
+  const Source *src;
+  int K;
+  Buf out;
+  bool first;     /* the next piece follows a gap copied from the input */
+  int label_seq, pred_seq;
+  bool failed;
+} Fuse;
+
+typedef struct {
+  char **pred;      /* per copy: a guard expression, or NULL for "true" */
+  bool any_true;    /* some copy is known to be live here */
+  bool live_active; /* copies may have returned: AND their live flags */
+  int region;       /* predicate region depth */
+} Ctx;
+
+typedef struct {
+  unsigned off, len;
+  char *text;
+  int seq;
+} Site;
+
+/* ---- names ---- */
+
+static const char *copy_name(Fuse *F, Sym *s, int r) {
+  if (!s->copy_names) {
+    s->copy_names = arena_alloc(sizeof(char *) * (size_t)F->K);
+    bool clash = false;
+    for (int i = 0; i < F->K && !clash; i++)
+      clash = unit_has_ident(F->u, arena_printf("%s_%d", s->name, i));
+    for (int i = 0; i < F->K; i++)
+      s->copy_names[i] = clash ? arena_printf("%s__tf%d", s->name, i) : arena_printf("%s_%d", s->name, i);
+  }
+  return s->copy_names[r];
+}
+
+static bool sym_is_renamed(const Sym *s) {
+  return s && s->varying && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || s->kind == SYM_SHARED);
+}
+
+static char *seed_text(Fuse *F, int r) {
+  const Kernel *k = F->k;
+  const char *d = dim_name(k->p.dim);
+  if (k->p.mode == MODE_BLOCK)
+    return r == 0 ? arena_printf("(blockIdx.%s * %d)", d, F->K) : arena_printf("(blockIdx.%s * %d + %d)", d, F->K, r);
+  if (k->p.mapping == MAP_CONSECUTIVE)
+    return r == 0 ? arena_printf("(threadIdx.%s * %d)", d, F->K)
+                  : arena_printf("(threadIdx.%s * %d + %d)", d, F->K, r);
+  return r == 0 ? arena_printf("(threadIdx.%s)", d) : arena_printf("(threadIdx.%s + %d * blockDim.%s)", d, r, d);
+}
+
+static char *rescaled_text(Fuse *F) {
+  const Kernel *k = F->k;
+  const char *d = dim_name(k->p.dim);
+  if (k->p.mode == MODE_BLOCK)
+    return arena_printf("__tf_grid_%s", d);
+  return arena_printf("(blockDim.%s * %d)", d, F->K);
+}
+
+/* ---- rendering a range of the input for copy r (r < 0: uniform) ---- */
+
+static void add_site(Vec *sites, unsigned off, unsigned len, char *text) {
+  Site *s = arena_alloc(sizeof *s);
+  s->off = off;
+  s->len = len;
+  s->text = text;
+  s->seq = sites->len;
+  vec_push(sites, s);
+}
+
+static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
+  if (n->end > n->begin && (n->end <= b || n->begin >= e))
+    return;
+  switch (n->kind) {
+  case N_VAR:
+  case N_DECL_REF:
+    if (sym_is_renamed(n->sym) && !n->in_macro && n->loc >= b && n->loc < e) {
+      if (r < 0) {
+        F->failed = true;
+        error_at(n->loc, "internal error: varying '%s' in a statement emitted once", n->sym->name);
+      } else {
+        add_site(sites, n->loc, (unsigned)strlen(n->sym->name), (char *)copy_name(F, n->sym, r));
+      }
+    }
+    break;
+  case N_BUILTIN:
+    if (n->bi_dim >= 0 && n->begin >= b && n->end <= e) {
+      if (builtin_is_seed(F->k, n)) {
+        if (r < 0) {
+          F->failed = true;
+          error_at(n->begin, "internal error: logical index in a statement emitted once");
+        } else {
+          add_site(sites, n->begin, n->end - n->begin, seed_text(F, r));
+        }
+      } else if (builtin_is_rescaled(F->k, n)) {
+        add_site(sites, n->begin, n->end - n->begin, rescaled_text(F));
+      }
+    }
+    return;
+  case N_RETURN:
+    if (ret_label && r >= 0 && n->begin >= b)
+      add_site(sites, n->begin, 6,
+               arena_printf("do { __tf_live_%d = false; goto __tf_ret%d_%d; } while (0)", r, ret_label, r));
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    collect(F, n->kid[i], b, e, r, ret_label, sites);
+}
+
+static int cmp_site(const void *a, const void *b) {
+  const Site *x = *(Site *const *)a, *y = *(Site *const *)b;
+  if (x->off != y->off)
+    return x->off < y->off ? -1 : 1;
+  if ((x->len == 0) != (y->len == 0))
+    return x->len == 0 ? (x->seq < 0 ? 1 : -1) : (y->seq < 0 ? -1 : 1);
+  return x->seq - y->seq;
+}
+
+/* Text of [b, e) for copy r, with `extra` sites (insertions) merged. */
+static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int ret_label, Vec *extra) {
+  Vec sites = {0};
+  collect(F, root, b, e, r, ret_label, &sites);
+  if (extra)
+    for (int i = 0; i < extra->len; i++)
+      vec_push(&sites, extra->items[i]);
+  qsort(sites.items, (size_t)sites.len, sizeof(void *), cmp_site);
+  Buf out = {0};
+  unsigned pos = b;
+  for (int i = 0; i < sites.len; i++) {
+    Site *s = sites.items[i];
+    if (s->off < pos)
+      continue; /* nested in a replaced range */
+    buf_add(&out, F->src->text + pos, s->off - pos);
+    buf_puts(&out, s->text);
+    pos = s->off + s->len;
+  }
+  if (pos < e)
+    buf_add(&out, F->src->text + pos, e - pos);
+  vec_free(&sites);
+  char *res = arena_strdup(out.data ? out.data : "");
+  buf_free(&out);
+  return res;
+}
+
+static char *render(Fuse *F, Node *n, int r) { return render_ex(F, n, n->begin, stmt_end(F->src, n), r, 0, NULL); }
+
+/* ---- classification ---- */
+
+static bool is_local_sym(const Sym *s) { return s && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM); }
+
+/* Whether a subscript's base is an array of this thread's own (a local or
+ * a replicated shared array), where only the index decides the address. */
+static bool base_is_own_array(Node *base) {
+  Node *b = node_strip(base);
+  while (b && b->kind == N_SUBSCRIPT)
+    b = node_strip(b->kid[0]);
+  if (!b || b->kind != N_DECL_REF || !b->sym)
+    return false;
+  return (is_local_sym(b->sym) && b->sym->is_array) || b->sym->kind == SYM_SHARED;
+}
+
+static bool index_varying(Node *sub) {
+  Node *n = sub;
+  while (n && n->kind == N_SUBSCRIPT) {
+    if (n->nkid > 1 && n->kid[1]->varying)
+      return true;
+    n = node_strip(n->kid[0]);
+  }
+  return false;
+}
+
+typedef struct {
+  bool effects;       /* stores to memory, effectful or user calls */
+  bool unsafe_load;   /* a load whose address depends on the copy */
+  bool any_load;
+  bool has_loop;
+  int min_region;     /* smallest region of a local written (INT_MAX: none) */
+} Facts;
+
+static void facts_rec(Fuse *F, Node *n, Facts *f) {
+  switch (n->kind) {
+  case N_SUBSCRIPT:
+    f->any_load = true;
+    if (base_is_own_array(n->kid[0]) ? index_varying(n) : n->varying)
+      f->unsafe_load = true;
+    break;
+  case N_UNOP:
+    if (n->op == OP_DEREF) {
+      f->any_load = true;
+      if (n->varying)
+        f->unsafe_load = true;
+    }
+    break;
+  case N_MEMBER:
+    if (n->arrow) {
+      f->any_load = true;
+      if (n->kid[0]->varying)
+        f->unsafe_load = true;
+    }
+    break;
+  case N_DECL_REF:
+    if (n->sym && (n->sym->kind == SYM_GLOBAL || (n->sym->kind == SYM_SHARED && !n->sym->is_array)))
+      f->any_load = true;
+    break;
+  case N_CALL:
+    if (!node_is_barrier(n) && (!n->sym || !n->sym->in_system_header || !sym_is_pure_function(n->sym)))
+      f->effects = true;
+    break;
+  case N_FOR:
+  case N_WHILE:
+  case N_DO:
+    f->has_loop = true;
+    break;
+  default:
+    break;
+  }
+  if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
+    Sym *t = node_store_target(n->kid[0]);
+    if (!t) {
+      f->effects = true;
+    } else if (t->region < f->min_region) {
+      f->min_region = t->region;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    facts_rec(F, n->kid[i], f);
+}
+
+static Facts facts_of(Fuse *F, Node *n) {
+  Facts f = {.min_region = 1 << 30};
+  if (n)
+    facts_rec(F, n, &f);
+  return f;
+}
+
+static bool facts_need_guard(const Facts *f, const Ctx *ctx) {
+  return f->effects || f->unsafe_load || f->has_loop || (f->any_load && !ctx->any_true) ||
+         f->min_region < ctx->region;
+}
+
+/* ---- guards ---- */
+
+static char *guard_of(Fuse *F, const Ctx *ctx, int r) {
+  const char *p = ctx->pred[r];
+  if (ctx->live_active)
+    return p ? arena_printf("%s && __tf_live_%d", p, r) : arena_printf("__tf_live_%d", r);
+  return p ? arena_strdup(p) : NULL;
+}
+
+static char *any_of(Fuse *F, const Ctx *ctx) {
+  if (ctx->any_true)
+    return NULL;
+  Buf b = {0};
+  for (int r = 0; r < F->K; r++) {
+    char *g = guard_of(F, ctx, r);
+    if (!g) {
+      buf_free(&b);
+      return NULL;
+    }
+    buf_printf(&b, strstr(g, "&&") ? "%s(%s)" : "%s%s", r ? " || " : "", g);
+  }
+  char *s = arena_strdup(b.data);
+  buf_free(&b);
+  return s;
+}
+
+/* ---- output ---- */
+
+static void piece(Fuse *F, const char *indent, const char *text) {
+  if (!F->first) {
+    buf_puts(&F->out, "\n");
+    buf_puts(&F->out, indent);
+  }
+  F->first = false;
+  buf_puts(&F->out, text);
+}
+
+static void gap(Fuse *F, unsigned b, unsigned e) {
+  if (e > b)
+    buf_add(&F->out, F->src->text + b, e - b);
+  F->first = true;
+}
+
+static char *guarded(const char *g, const char *text, const char *indent) {
+  if (!g)
+    return (char *)text;
+  if (text[0] == '#') /* a statement led by a pragma line */
+    return arena_printf("if (%s) {\n%s%s\n%s}", g, indent, text, indent);
+  return arena_printf("if (%s) %s", g, text);
+}
+
+static void emit_stmt(Fuse *F, Node *s, Ctx *ctx);
+
+/* A body of a control statement: a compound as is, else braced. */
+static void emit_body(Fuse *F, Node *body, Ctx *ctx, const char *outer_indent) {
+  F->first = true; /* the body follows its header on the same line */
+  if (body->kind == N_COMPOUND) {
+    emit_stmt(F, body, ctx);
+    return;
+  }
+  buf_puts(&F->out, "{\n");
+  char *ind = arena_printf("%s  ", outer_indent);
+  buf_puts(&F->out, ind);
+  F->first = true;
+  emit_stmt(F, body, ctx);
+  buf_printf(&F->out, "\n%s}", outer_indent);
+}
+
+static void after_vreturn(Node *s, Ctx *ctx) {
+  if (s->has_vreturn) {
+    ctx->live_active = true;
+    ctx->any_true = false;
+  }
+}
+
+static bool contains_kind(const Node *n, NodeKind k) {
+  if (n->kind == k)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (contains_kind(n->kid[i], k))
+      return true;
+  return false;
+}
+
+/* A varying loop or switch: K whole copies. */
+static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
+  const char *indent = source_indent(F->src, s->begin);
+  int label = contains_kind(s, N_RETURN) ? ++F->label_seq : 0;
+  if (s->has_vreturn)
+    ctx->live_active = true;
+  for (int r = 0; r < F->K; r++) {
+    char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), r, label, NULL);
+    piece(F, indent, guarded(guard_of(F, ctx, r), text, indent));
+    if (label)
+      piece(F, indent, arena_printf("__tf_ret%d_%d:;", label, r));
+  }
+  after_vreturn(s, ctx);
+}
+
+/* ---- declarations ---- */
+
+static Node *var_init(Node *var) {
+  for (int i = var->nkid - 1; i >= 0; i--) {
+    NodeKind k = var->kid[i]->kind;
+    if (k != N_TYPE_REF && k != N_OTHER)
+      return var->kid[i];
+  }
+  return NULL;
+}
+
+/* Inserts `TFUSE_GUARD(g, ` ... `)` around the initializer of `var`. */
+static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
+  Node *init = var_init(var);
+  if (!init || !g)
+    return true;
+  if (init->kind == N_INIT_LIST || init->in_macro) {
+    error_at(var->loc, "cannot guard the initializer of '%s' for copies that may be inactive; "
+                       "assign it in a separate statement", var->sym->name);
+    F->failed = true;
+    return false;
+  }
+  /* `T v(args)` has no `=` between the name and the initializer. */
+  bool has_eq = false;
+  for (unsigned i = var->loc; i < init->begin; i++)
+    has_eq |= F->src->text[i] == '=';
+  if (!has_eq) {
+    error_at(var->loc, "cannot guard the direct initialization of '%s'; write '%s = ...'", var->sym->name,
+             var->sym->name);
+    F->failed = true;
+    return false;
+  }
+  Site *a = arena_alloc(sizeof *a), *b = arena_alloc(sizeof *b);
+  a->off = init->begin;
+  a->text = arena_printf("TFUSE_GUARD(%s, ", g);
+  a->seq = -2; /* after a replacement ending here, before one starting here */
+  b->off = init->end;
+  b->text = ")";
+  b->seq = -1;
+  vec_push(extra, a);
+  vec_push(extra, b);
+  return true;
+}
+
+static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end) {
+  const char *t = F->src->text;
+  unsigned p = first->loc;
+  while (p > stmt->begin && (t[p - 1] == ' ' || t[p - 1] == '\t' || t[p - 1] == '\n' || t[p - 1] == '*' ||
+                             t[p - 1] == '&'))
+    p--;
+  *prefix_end = p;
+  return arena_strndup(t + stmt->begin, p - stmt->begin);
+}
+
+static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
+  const char *indent = source_indent(F->src, s->begin);
+  Vec vars = {0};
+  int nvary = 0;
+  for (int i = 0; i < s->nkid; i++)
+    if (s->kid[i]->kind == N_VAR) {
+      vec_push(&vars, s->kid[i]);
+      nvary += s->kid[i]->sym->varying;
+      s->kid[i]->sym->region = ctx->region;
+    }
+  unsigned end = stmt_end(F->src, s);
+
+  if (nvary == 0 || nvary == vars.len) {
+    int copies = nvary ? F->K : 1;
+    for (int c = 0; c < copies; c++) {
+      int r = nvary ? c : -1;
+      Vec extra = {0};
+      for (int i = 0; i < vars.len; i++) {
+        Node *v = vars.items[i];
+        Facts f = facts_of(F, var_init(v));
+        f.min_region = 1 << 30; /* a declaration writes only itself */
+        if (nvary ? facts_need_guard(&f, ctx) : (f.any_load && !ctx->any_true))
+          guard_init(F, v, nvary ? guard_of(F, ctx, r) : any_of(F, ctx), &extra);
+      }
+      piece(F, indent, render_ex(F, s, s->begin, end, r, 0, &extra));
+      vec_free(&extra);
+    }
+    vec_free(&vars);
+    return;
+  }
+
+  /* Mixed: split `T a = .., b = ..;` into one statement per declarator. */
+  unsigned prefix_end;
+  char *prefix = decl_prefix(F, s, vars.items[0], &prefix_end);
+  unsigned from = source_skip_space(F->src, prefix_end);
+  for (int i = 0; i < vars.len; i++) {
+    Node *v = vars.items[i];
+    if (i > 0) {
+      unsigned c = source_skip_space(F->src, ((Node *)vars.items[i - 1])->end);
+      from = c < F->src->len && F->src->text[c] == ',' ? c + 1 : c;
+      from = source_skip_space(F->src, from);
+    }
+    int copies = v->sym->varying ? F->K : 1;
+    for (int c = 0; c < copies; c++) {
+      int r = v->sym->varying ? c : -1;
+      Vec extra = {0};
+      Facts f = facts_of(F, var_init(v));
+      f.min_region = 1 << 30;
+      if (r >= 0 ? facts_need_guard(&f, ctx) : (f.any_load && !ctx->any_true))
+        guard_init(F, v, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), &extra);
+      char *text = render_ex(F, v, from, v->end, r, 0, &extra);
+      piece(F, indent, arena_printf("%s %s;", prefix, text));
+      vec_free(&extra);
+    }
+  }
+  vec_free(&vars);
+}
+
+/* ---- statements ---- */
+
+static bool is_idempotent_store(Node *s) {
+  Node *n = node_strip(s);
+  if (n->kind != N_ASSIGN || n->op != OP_ASSIGN)
+    return false;
+  if (node_store_target(n->kid[0]))
+    return false;
+  Facts f = {.min_region = 1 << 30};
+  facts_rec(NULL, n->kid[1], &f);
+  return !f.effects && !contains_kind(n->kid[1], N_ASSIGN);
+}
+
+static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
+  const char *indent = source_indent(F->src, s->begin);
+  if (!s->loop_varying) {
+    piece(F, indent, render_ex(F, s, s->begin, s->then->begin, -1, 0, NULL));
+    emit_body(F, s->then, ctx, indent);
+    if (s->els) {
+      unsigned te = stmt_end(F->src, s->then);
+      buf_add(&F->out, F->src->text + te, s->els->begin - te);
+      emit_body(F, s->els, ctx, indent);
+    }
+    after_vreturn(s, ctx);
+    return;
+  }
+  /* Predicated: one bool per copy, the branch once if any copy takes it. */
+  int id = ++F->pred_seq;
+  char **then_pred = arena_alloc(sizeof(char *) * (size_t)F->K);
+  char **else_pred = arena_alloc(sizeof(char *) * (size_t)F->K);
+  for (int r = 0; r < F->K; r++) {
+    char *g = guard_of(F, ctx, r);
+    char *cond = render_ex(F, s->cond, s->cond->begin, s->cond->end, r, 0, NULL);
+    then_pred[r] = arena_printf("__tf_p%d_%d", id, r);
+    piece(F, indent, arena_printf("const bool %s = %s%s(%s);", then_pred[r], g ? g : "", g ? " && " : "", cond));
+  }
+  if (s->els)
+    for (int r = 0; r < F->K; r++) {
+      char *g = guard_of(F, ctx, r);
+      else_pred[r] = arena_printf("__tf_q%d_%d", id, r);
+      piece(F, indent,
+            arena_printf("const bool %s = %s%s!%s;", else_pred[r], g ? g : "", g ? " && " : "", then_pred[r]));
+    }
+  for (int branch = 0; branch < (s->els ? 2 : 1); branch++) {
+    char **pred = branch ? else_pred : then_pred;
+    Buf any = {0};
+    for (int r = 0; r < F->K; r++)
+      buf_printf(&any, "%s%s", r ? " || " : "", pred[r]);
+    piece(F, indent, arena_printf("if (%s) ", any.data));
+    buf_free(&any);
+    Ctx inner = *ctx;
+    inner.pred = pred;
+    inner.any_true = true;
+    inner.live_active = false; /* the predicates already include the flags */
+    inner.region = ctx->region + 1;
+    emit_body(F, branch ? s->els : s->then, &inner, indent);
+  }
+  after_vreturn(s, ctx);
+}
+
+/* `prefix`: the text of `#pragma unroll` and the like before the loop. */
+static void emit_loop(Fuse *F, Node *s, Ctx *ctx, const char *prefix) {
+  const char *indent = source_indent(F->src, s->begin);
+  if (s->loop_varying) {
+    emit_replicated(F, s, ctx);
+    return;
+  }
+  if (s->has_vreturn) {
+    ctx->live_active = true;
+    ctx->any_true = false;
+  }
+  char *any = any_of(F, ctx);
+  Ctx inner = *ctx;
+  if (any)
+    inner.any_true = !s->has_vreturn;
+  char *head = render_ex(F, s, s->begin, s->body->begin, -1, 0, NULL);
+  if (prefix)
+    head = arena_printf("%s%s", prefix, head);
+  if (any && prefix) {
+    /* A pragma must stay directly before its loop. */
+    piece(F, indent, arena_printf("if (%s) {", any));
+    piece(F, indent, head);
+  } else {
+    piece(F, indent, any ? arena_printf("if (%s) %s", any, head) : head);
+  }
+  emit_body(F, s->body, &inner, indent);
+  if (s->kind == N_DO) {
+    unsigned be = stmt_end(F->src, s->body);
+    buf_puts(&F->out, render_ex(F, s, be, stmt_end(F->src, s), -1, 0, NULL));
+  }
+  if (any && prefix)
+    piece(F, indent, "}");
+  if (inner.live_active)
+    ctx->live_active = true;
+  after_vreturn(s, ctx);
+}
+
+static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
+  const char *indent = source_indent(F->src, s->begin);
+  switch (s->kind) {
+  case N_COMPOUND: {
+    piece(F, indent, "{");
+    unsigned pos = s->begin + 1;
+    for (int i = 0; i < s->nkid; i++) {
+      Node *k = s->kid[i];
+      gap(F, pos, k->begin);
+      emit_stmt(F, k, ctx);
+      pos = stmt_end(F->src, k);
+    }
+    gap(F, pos, s->end - 1);
+    buf_puts(&F->out, "}");
+    F->first = false;
+    return;
+  }
+  case N_DECL_STMT:
+    emit_decl_stmt(F, s, ctx);
+    return;
+  case N_IF:
+    emit_if(F, s, ctx);
+    return;
+  case N_FOR:
+  case N_WHILE:
+  case N_DO:
+    emit_loop(F, s, ctx, NULL);
+    return;
+  case N_ATTRIBUTED:
+    if (s->body && (s->body->kind == N_FOR || s->body->kind == N_WHILE || s->body->kind == N_DO) &&
+        !s->body->loop_varying) {
+      /* `#pragma unroll` and friends stay on the loop emitted once. */
+      emit_loop(F, s->body, ctx, render_ex(F, s, s->begin, s->body->begin, -1, 0, NULL));
+      return;
+    }
+    if (s->varying || s->has_vreturn) {
+      emit_replicated(F, s, ctx);
+      return;
+    }
+    piece(F, indent, render(F, s, -1));
+    return;
+  case N_SWITCH:
+    if (s->varying || s->has_vreturn)
+      emit_replicated(F, s, ctx);
+    else
+      piece(F, indent, render(F, s, -1));
+    return;
+  case N_RETURN:
+    if (!s->has_vreturn) {
+      piece(F, indent, render(F, s, -1));
+      return;
+    }
+    for (int r = 0; r < F->K; r++)
+      piece(F, indent, guarded(guard_of(F, ctx, r), arena_printf("__tf_live_%d = false;", r), indent));
+    ctx->live_active = true;
+    ctx->any_true = false;
+    return;
+  case N_BREAK:
+  case N_CONTINUE:
+  case N_NULL_STMT:
+    piece(F, indent, render(F, s, -1));
+    return;
+  default:
+    break;
+  }
+
+  /* An expression statement. */
+  Facts f = facts_of(F, s);
+  if (!s->varying && (!f.effects || is_idempotent_store(s))) {
+    char *any = (f.any_load || f.effects) ? any_of(F, ctx) : NULL;
+    char *text = render(F, s, -1);
+    piece(F, indent, any ? arena_printf("if (%s) %s", any, text) : text);
+    return;
+  }
+  bool need = facts_need_guard(&f, ctx);
+  for (int r = 0; r < F->K; r++)
+    piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, render(F, s, r), indent));
+}
+
+/* ---- the kernel ---- */
+
+/* Offset of the `)` closing a function's parameter list. */
+static unsigned params_close(const Source *src, Node *fn) {
+  unsigned p = fn->loc;
+  while (p < src->len && src->text[p] != '(')
+    p++;
+  return text_match(src, p, (unsigned)src->len) - 1;
+}
+
+static bool params_empty(const Source *src, Node *fn, unsigned close) {
+  unsigned p = fn->loc;
+  while (p < close && src->text[p] != '(')
+    p++;
+  unsigned q = source_skip_space(src, p + 1);
+  return q >= close || (close - q == 4 && !strncmp(src->text + q, "void", 4));
+}
+
+static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
+  unsigned close = params_close(F->src, fn);
+  const char *param = arena_printf("unsigned int __tf_grid_%s", dim_name(F->k->p.dim));
+  if (params_empty(F->src, fn, close)) {
+    unsigned p = fn->loc;
+    while (F->src->text[p] != '(')
+      p++;
+    edit_replace(el, p + 1, close - p - 1, param);
+  } else {
+    edit_insert(el, close, arena_printf(", %s", param));
+  }
+}
+
+bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
+  Fuse F = {.u = u, .k = k, .src = u->src, .K = k->p.factor};
+  Node *body = k->fn->sym->body;
+  Ctx ctx = {0};
+  ctx.pred = arena_alloc(sizeof(char *) * (size_t)F.K);
+  for (int r = 1; r < F.K && k->p.mode == MODE_BLOCK; r++)
+    ctx.pred[r] = arena_printf("__tf_ok_%d", r);
+  ctx.any_true = true;
+
+  F.first = true;
+  emit_stmt(&F, body, &ctx);
+  if (F.failed) {
+    buf_free(&F.out);
+    return false;
+  }
+
+  /* The prologue declares only what the body uses. */
+  Buf pro = {0};
+  char *indent = "  ";
+  for (int i = 0; i < body->nkid; i++) {
+    indent = source_indent(F.src, body->kid[i]->begin);
+    break;
+  }
+  const char *d = dim_name(k->p.dim);
+  if (k->p.mode == MODE_BLOCK)
+    buf_printf(&pro, "\n%s/* tfuse: this thread runs logical blocks blockIdx.%s * %d + r, r = 0..%d */", indent, d,
+               F.K, F.K - 1);
+  else if (k->p.mapping == MAP_STRIDE)
+    buf_printf(&pro, "\n%s/* tfuse: this thread runs logical threads threadIdx.%s + r * blockDim.%s, r = 0..%d */",
+               indent, d, d, F.K - 1);
+  else
+    buf_printf(&pro, "\n%s/* tfuse: this thread runs logical threads threadIdx.%s * %d + r, r = 0..%d */", indent, d,
+               F.K, F.K - 1);
+  for (int r = 1; r < F.K; r++)
+    if (strstr(F.out.data, arena_printf("__tf_ok_%d", r)))
+      buf_printf(&pro, "\n%sconst bool __tf_ok_%d = blockIdx.%s * %d + %d < __tf_grid_%s;", indent, r, d, F.K, r, d);
+  for (int r = 0; r < F.K; r++)
+    if (strstr(F.out.data, arena_printf("__tf_live_%d", r)))
+      buf_printf(&pro, "\n%sbool __tf_live_%d = true;", indent, r);
+  /* Parameters written per copy start as copies of the argument. */
+  Node *fn = k->fn;
+  for (int i = 0; i < fn->nkid; i++) {
+    Node *p = fn->kid[i];
+    if (p->kind == N_PARAM && p->sym && p->sym->varying)
+      for (int r = 0; r < F.K; r++)
+        buf_printf(&pro, "\n%sdecltype(%s) %s = %s;", indent, p->sym->name, copy_name(&F, p->sym, r), p->sym->name);
+  }
+
+  Buf all = {0};
+  buf_puts(&all, "{");
+  buf_add(&all, pro.data ? pro.data : "", pro.len);
+  buf_puts(&all, F.out.data + 1);
+  edit_replace(el, body->begin, body->end - body->begin, all.data);
+  buf_free(&all);
+  buf_free(&pro);
+  buf_free(&F.out);
+
+  if (k->p.mode == MODE_BLOCK) {
+    add_grid_param(&F, fn, el);
+    for (int i = 0; i < u->fn_decls.len; i++) {
+      Node *decl = u->fn_decls.items[i];
+      if (decl->sym == k->sym)
+        add_grid_param(&F, decl, el);
+    }
+    k->uses_grid_extent = true;
+  }
+  if (k->annotated)
+    edit_replace(el, k->pragma_off, k->pragma_len,
+                 arena_printf("/* tfuse: coarsened by %d, %s mode along %s%s%s */", F.K, mode_name(k->p.mode), d,
+                              k->p.mode == MODE_THREAD ? ", " : "",
+                              k->p.mode == MODE_THREAD ? mapping_name(k->p.mapping) : ""));
+  return true;
+}

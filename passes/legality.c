@@ -1,0 +1,249 @@
+/* legality: refuses kernels that cannot be coarsened correctly.
+ *
+ * Contract: requires uniform_analyze on the kernel; reports each reason as
+ * a located error (DESIGN.md section 4) and returns false if any.  Runs
+ * before fuse, which may then assume: barriers only in uniform control,
+ * no warp-synchronous code that thread mode would split, every varying
+ * name and logical index spelled in the file's own text, no recursion, no
+ * construct the emitter does not model.
+ *
+ *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
+ *   error: __syncthreads() under control that differs between the copies
+ */
+#include "tfuse.h"
+
+#include <string.h>
+
+typedef struct {
+  Unit *u;
+  Kernel *k;
+  bool ok;
+  Node *varying_ctl; /* innermost enclosing varying control, or NULL */
+  Vec stack;         /* device functions being visited (recursion) */
+} Legal;
+
+static void refuse(Legal *L, unsigned off, const char *fmt, const char *a, const char *b) {
+  error_at(off, fmt, a, b);
+  L->ok = false;
+}
+
+static const char *builtin_name(Builtin b) {
+  switch (b) {
+  case BI_THREADIDX: return "threadIdx";
+  case BI_BLOCKIDX: return "blockIdx";
+  case BI_BLOCKDIM: return "blockDim";
+  case BI_GRIDDIM: return "gridDim";
+  default: return "?";
+  }
+}
+
+static bool is_warp_sync_name(const char *n) {
+  static const char *names[] = {"__shfl", "__ballot", "__any_sync", "__all_sync", "__activemask",
+                                "__syncwarp", "__match_", "__reduce_", "__uni_sync", "__any", "__all"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strncmp(n, names[i], strlen(names[i])))
+      return true;
+  return false;
+}
+
+static bool mentions_threadidx(const Node *n) {
+  if (n->kind == N_BUILTIN && n->bi == BI_THREADIDX)
+    return true;
+  if (n->kind == N_DECL_REF && n->sym && n->sym->varying)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (mentions_threadidx(n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool is_lane_constant(const Node *n) {
+  n = node_strip((Node *)n);
+  if (n->kind == N_DECL_REF && n->sym && n->sym->name && !strcmp(n->sym->name, "warpSize"))
+    return true;
+  return false;
+}
+
+/* What a device function does that coarsening cannot follow. */
+static void check_callee(Legal *L, Node *call, Sym *fn);
+
+static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
+  if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
+    refuse(L, call->begin,
+           "'%s' reads %s, which coarsening changes; pass the value as an argument instead", fn->name,
+           arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"));
+    return;
+  }
+  if (n->kind == N_CALL && node_is_barrier(n)) {
+    refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy%s", fn->name, "");
+    return;
+  }
+  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body)
+    check_callee(L, n, n->sym);
+  if (n->kind == N_CALL && n->sym && L->k->p.mode == MODE_THREAD && is_warp_sync_name(n->sym->name))
+    refuse(L, call->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies",
+           fn->name, n->sym->name);
+  for (int i = 0; i < n->nkid; i++)
+    check_fn_body(L, call, fn, n->kid[i]);
+}
+
+static void check_callee(Legal *L, Node *call, Sym *fn) {
+  for (int i = 0; i < L->stack.len; i++)
+    if (L->stack.items[i] == fn) {
+      refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse%s", fn->name, "");
+      return;
+    }
+  if (fn == L->k->sym) {
+    refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse%s", fn->name, "");
+    return;
+  }
+  if (L->stack.len > 64)
+    return;
+  vec_push(&L->stack, fn);
+  check_fn_body(L, call, fn, fn->body);
+  L->stack.len--;
+}
+
+static void walk(Legal *L, Node *n) {
+  Kernel *k = L->k;
+  bool thread = k->p.mode == MODE_THREAD;
+  switch (n->kind) {
+  case N_CALL:
+    if (n->is_launch) {
+      refuse(L, n->begin, "kernel launch inside a coarsened kernel is not supported%s%s", "", "");
+      break;
+    }
+    if (node_is_barrier(n)) {
+      if (L->varying_ctl) {
+        refuse(L, n->begin,
+               "__syncthreads() under control that differs between the copies: the %s would need "
+               "different barriers%s",
+               thread ? "merged threads" : "merged blocks", "");
+        note_at(L->varying_ctl->begin, "this %s depends on the logical %s",
+                L->varying_ctl->kind == N_IF ? "condition" : "statement",
+                thread ? "thread index" : "block index");
+      }
+    } else if (n->sym && n->sym->name && n->sym->in_system_header &&
+               !strncmp(n->sym->name, "__syncthreads_", 14)) {
+      refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes%s", n->sym->name, "");
+    } else if (n->sym && n->sym->name && is_warp_sync_name(n->sym->name) && thread) {
+      refuse(L, n->begin,
+             "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp%s",
+             n->sym->name, "");
+    } else if (n->sym && n->sym->kind == SYM_FUNC && n->sym->body) {
+      check_callee(L, n, n->sym);
+    } else if (!n->sym) {
+      refuse(L, n->begin, "call through a pointer or of unknown function: tfuse cannot see what it does%s%s", "", "");
+    }
+    break;
+  case N_BUILTIN:
+    if (n->in_macro && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0))
+      refuse(L, n->begin,
+             "%s inside a macro expansion: tfuse rewrites source text and cannot reach it; "
+             "expand the macro by hand%s",
+             builtin_name(n->bi), "");
+    return;
+  case N_DECL_REF:
+    if (n->sym && n->sym->kind == SYM_BUILTIN && !(n->parent && n->parent->kind == N_BUILTIN)) {
+      const char *nm = n->sym->name;
+      bool hit = (!thread && (!strcmp(nm, "blockIdx") || !strcmp(nm, "gridDim"))) ||
+                 (thread && (!strcmp(nm, "threadIdx") || !strcmp(nm, "blockDim")));
+      if (hit)
+        refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z", nm,
+               nm);
+    } else if (n->sym && n->sym->varying && n->in_macro) {
+      refuse(L, n->begin,
+             "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
+             "cannot reach; expand the macro by hand%s",
+             n->sym->name, "");
+    } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && !thread && n->sym->is_array) {
+      Node *p = n->parent;
+      while (p && p->kind == N_UNEXPOSED)
+        p = p->parent;
+      if (!p || p->kind != N_SUBSCRIPT)
+        refuse(L, n->begin,
+               "the address of __shared__ '%s' escapes; it must be replicated per logical block and "
+               "tfuse cannot follow the pointer%s",
+               n->sym->name, "");
+    }
+    break;
+  case N_VAR:
+    if (n->sym->varying && n->in_macro)
+      refuse(L, n->loc, "'%s' differs between the copies but is declared inside a macro expansion%s", n->sym->name,
+             "");
+    if (n->sym->kind == SYM_LOCAL && n->sym->is_reference)
+      refuse(L, n->loc, "local reference '%s' is not supported; use a pointer or a copy%s", n->sym->name, "");
+    if (n->sym->kind == SYM_SHARED && n->sym->varying && n->sym->is_extern)
+      refuse(L, n->loc,
+             "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
+             "unknown to tfuse%s",
+             n->sym->name, "");
+    if (thread && n->sym->kind == SYM_SHARED && n->sym->is_volatile)
+      refuse(L, n->loc,
+             "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split%s",
+             n->sym->name, "");
+    break;
+  case N_BINOP:
+    if (thread && (n->op == OP_REM || n->op == OP_AND || n->op == OP_SHR || n->op == OP_DIV) && n->nkid == 2 &&
+        mentions_threadidx(n->kid[0])) {
+      Node *rhs = node_strip(n->kid[1]);
+      const char *t = L->u->src->text + rhs->begin;
+      size_t len = rhs->end - rhs->begin;
+      bool lane = is_lane_constant(rhs) || (len == 2 && (!strncmp(t, "32", 2) || !strncmp(t, "31", 2))) ||
+                  (len == 1 && n->op == OP_SHR && t[0] == '5');
+      if (lane)
+        refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
+                            "change which lanes form a warp%s%s", "", "");
+    }
+    break;
+  case N_GOTO:
+  case N_LABEL:
+    refuse(L, n->begin, "goto and labels are not supported in a coarsened kernel%s%s", "", "");
+    return;
+  case N_ASM:
+    refuse(L, n->begin, "inline assembly is not supported in a coarsened kernel: tfuse cannot see what it reads%s%s",
+           "", "");
+    return;
+  case N_LAMBDA:
+    refuse(L, n->begin, "lambdas are not supported in a coarsened kernel%s%s", "", "");
+    return;
+  case N_IF:
+  case N_SWITCH:
+  case N_WHILE:
+    if (n->has_init_stmt || (n->cond && n->cond->kind == N_VAR) ||
+        (n->cond && n->cond->kind == N_DECL_STMT))
+      refuse(L, n->begin, "a declaration in a condition is not supported; declare the variable before%s%s", "",
+             "");
+    if (n->kind == N_SWITCH && !n->loop_varying && n->varying)
+      refuse(L, n->begin, "a switch on a uniform value whose cases differ between the copies is not supported%s%s",
+             "", "");
+    break;
+  case N_OTHER:
+    if (n->parent && (n->parent->kind == N_COMPOUND) && n->end > n->begin)
+      refuse(L, n->begin, "unsupported statement in a coarsened kernel%s%s", "", "");
+    break;
+  default:
+    break;
+  }
+
+  Node *saved = L->varying_ctl;
+  for (int i = 0; i < n->nkid; i++) {
+    Node *kid = n->kid[i];
+    bool controlled = n->loop_varying && kid != n->cond && kid != n->init;
+    if (n->loop_varying && n->kind == N_IF && kid == n->cond)
+      controlled = false;
+    if (controlled && !L->varying_ctl)
+      L->varying_ctl = n;
+    walk(L, kid);
+    L->varying_ctl = saved;
+  }
+}
+
+bool legality_check(Unit *u, Kernel *k) {
+  Legal L = {.u = u, .k = k, .ok = true};
+  if (k->p.factor > 1 && k->p.mode == MODE_THREAD && k->p.factor > 1024)
+    refuse(&L, k->fn->loc, "factor too large%s%s", "", "");
+  walk(&L, k->fn->sym->body);
+  vec_free(&L.stack);
+  return L.ok;
+}

@@ -1,0 +1,759 @@
+/* parse: runs libclang on the input and builds tfuse's own syntax tree.
+ *
+ * Contract: requires a loaded Source; provides Unit.functions (every
+ * function defined in the main file, as N_FUNC trees), Unit.fn_decls (the
+ * prototypes), Unit.launches (every `k<<<...>>>(...)` call) and one Sym per
+ * declaration.  This is the only file that sees libclang's CX* types: the
+ * other passes work on Node and Sym.  Parse errors are the compiler's own
+ * diagnostics, forwarded with their location.
+ *
+ * CUDA is parsed host-side (--cuda-host-only): device function bodies are
+ * still fully analysed by clang, and the launches exist only on the host
+ * side.  `threadIdx.x` reaches us as a MemberRefExpr over a DeclRefExpr to
+ * the builtin variable; it becomes one N_BUILTIN node. */
+#include "tfuse.h"
+
+#include <clang-c/Index.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  CXIndex index;
+  CXTranslationUnit tu;
+  CXFile main_file;
+  /* USR -> Sym, open addressing. */
+  Sym **table;
+  size_t cap, count;
+} Impl;
+
+static Impl *impl_of(const Unit *u) { return u->impl; }
+
+/* ---- symbols ---- */
+
+static size_t hash_str(const char *s) {
+  size_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static Sym **sym_slot(Impl *im, const char *usr) {
+  if (im->count * 2 >= im->cap) {
+    size_t ncap = im->cap ? im->cap * 2 : 1024;
+    Sym **nt = calloc(ncap, sizeof(Sym *));
+    for (size_t i = 0; i < im->cap; i++) {
+      Sym *s = im->table[i];
+      if (!s)
+        continue;
+      size_t j = hash_str(s->usr) & (ncap - 1);
+      while (nt[j])
+        j = (j + 1) & (ncap - 1);
+      nt[j] = s;
+    }
+    free(im->table);
+    im->table = nt;
+    im->cap = ncap;
+  }
+  size_t j = hash_str(usr) & (im->cap - 1);
+  while (im->table[j] && strcmp(im->table[j]->usr, usr))
+    j = (j + 1) & (im->cap - 1);
+  return &im->table[j];
+}
+
+static char *take_string(CXString s) {
+  char *r = arena_strdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+static bool loc_in_main(Impl *im, CXSourceLocation loc, unsigned *off) {
+  CXFile f;
+  unsigned o;
+  clang_getExpansionLocation(loc, &f, NULL, NULL, &o);
+  if (off)
+    *off = o;
+  return f && clang_File_isEqual(f, im->main_file);
+}
+
+static bool type_is_array(CXType t) {
+  switch (t.kind) {
+  case CXType_ConstantArray:
+  case CXType_IncompleteArray:
+  case CXType_VariableArray:
+  case CXType_DependentSizedArray:
+    return true;
+  default:
+    return false;
+  }
+}
+
+typedef struct {
+  bool shared, constant, device, global;
+} Attrs;
+
+static enum CXChildVisitResult attr_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  Attrs *a = data;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_CUDASharedAttr: a->shared = true; break;
+  case CXCursor_CUDAConstantAttr: a->constant = true; break;
+  case CXCursor_CUDADeviceAttr: a->device = true; break;
+  case CXCursor_CUDAGlobalAttr: a->global = true; break;
+  default: break;
+  }
+  return CXChildVisit_Continue;
+}
+
+static Attrs cursor_attrs(CXCursor c) {
+  Attrs a = {0};
+  clang_visitChildren(c, attr_visit, &a);
+  return a;
+}
+
+static bool is_function_kind(enum CXCursorKind k) {
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate ||
+         k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+/* The Sym for a declaration cursor, created on first sight. */
+static Sym *sym_for(Unit *u, CXCursor decl) {
+  Impl *im = impl_of(u);
+  if (clang_Cursor_isNull(decl) || clang_isInvalid(clang_getCursorKind(decl)))
+    return NULL;
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+  if (!clang_Cursor_isNull(tmpl))
+    decl = tmpl;
+  decl = clang_getCanonicalCursor(decl);
+  char *usr = take_string(clang_getCursorUSR(decl));
+  char *name = take_string(clang_getCursorSpelling(decl));
+  if (!usr[0])
+    usr = arena_printf("tfuse@%u@%s", clang_hashCursor(decl), name);
+  Sym **slot = sym_slot(im, usr);
+  if (*slot)
+    return *slot;
+  Sym *s = arena_alloc(sizeof *s);
+  s->usr = usr;
+  s->name = name;
+  s->decl_off = ~0u;
+  CXSourceLocation loc = clang_getCursorLocation(decl);
+  unsigned off;
+  s->in_main_file = loc_in_main(im, loc, &off);
+  if (s->in_main_file)
+    s->decl_off = off;
+  s->in_system_header = clang_Location_isInSystemHeader(loc);
+  /* Compiler builtins are declared implicitly where first used. */
+  if (!strncmp(name, "__builtin_", 10) || !strncmp(name, "__nvvm_", 7) || !strcmp(name, "__syncthreads")) {
+    s->in_system_header = true;
+    s->in_main_file = false;
+    s->decl_off = ~0u;
+  }
+
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  CXType t = clang_getCursorType(decl);
+  if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) {
+    Attrs a = cursor_attrs(decl);
+    CXCursor sem = clang_getCursorSemanticParent(decl);
+    bool local = is_function_kind(clang_getCursorKind(sem)) || clang_getCursorKind(sem) == CXCursor_LambdaExpr;
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    if (s->in_system_header && (!strcmp(name, "threadIdx") || !strcmp(name, "blockIdx") ||
+                                !strcmp(name, "blockDim") || !strcmp(name, "gridDim") ||
+                                !strcmp(name, "warpSize")))
+      s->kind = SYM_BUILTIN;
+    else if (a.shared)
+      s->kind = SYM_SHARED;
+    else if (k == CXCursor_ParmDecl)
+      s->kind = SYM_PARAM;
+    else if (local && sc != CX_SC_Static && !a.constant && !a.device)
+      s->kind = SYM_LOCAL;
+    else
+      s->kind = SYM_GLOBAL;
+    s->is_extern = sc == CX_SC_Extern;
+    s->is_array = type_is_array(t);
+    s->is_pointer = t.kind == CXType_Pointer;
+    s->is_reference = t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+    CXType elem = t;
+    while (type_is_array(elem))
+      elem = clang_getArrayElementType(elem);
+    s->is_volatile = clang_isVolatileQualifiedType(elem) ||
+                     (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
+    s->is_const = clang_isConstQualifiedType(elem);
+  } else if (is_function_kind(k)) {
+    Attrs a = cursor_attrs(decl);
+    s->kind = SYM_FUNC;
+    /* Parameters the callee may write through: pointers to non-const and
+     * non-const references. */
+    CXType ft = clang_getCursorType(decl);
+    int np = clang_getNumArgTypes(ft);
+    s->nparams = np;
+    for (int i = 0; i < np && i < 32; i++) {
+      CXType pt = clang_getCanonicalType(clang_getArgType(ft, (unsigned)i));
+      bool out = false;
+      if (pt.kind == CXType_Pointer || pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference)
+        out = !clang_isConstQualifiedType(clang_getPointeeType(pt));
+      if (out)
+        s->out_params |= 1u << i;
+    }
+    s->is_global_fn = a.global;
+    s->is_device_fn = a.device;
+    /* Attributes may sit on a later redeclaration (the definition). */
+    CXCursor def = clang_getCursorDefinition(decl);
+    if (!clang_Cursor_isNull(def)) {
+      Attrs b = cursor_attrs(def);
+      s->is_global_fn |= b.global;
+      s->is_device_fn |= b.device;
+    }
+  } else {
+    s->kind = SYM_OTHER;
+  }
+  *slot = s;
+  return s;
+}
+
+/* ---- nodes ---- */
+
+static NodeKind map_kind(enum CXCursorKind k) {
+  switch (k) {
+  case CXCursor_FunctionDecl:
+  case CXCursor_CXXMethod:
+  case CXCursor_FunctionTemplate:
+  case CXCursor_Constructor:
+  case CXCursor_Destructor:
+  case CXCursor_ConversionFunction: return N_FUNC;
+  case CXCursor_ParmDecl: return N_PARAM;
+  case CXCursor_CompoundStmt: return N_COMPOUND;
+  case CXCursor_DeclStmt: return N_DECL_STMT;
+  case CXCursor_VarDecl: return N_VAR;
+  case CXCursor_IfStmt: return N_IF;
+  case CXCursor_ForStmt: return N_FOR;
+  case CXCursor_WhileStmt: return N_WHILE;
+  case CXCursor_DoStmt: return N_DO;
+  case CXCursor_SwitchStmt: return N_SWITCH;
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt: return N_CASE;
+  case CXCursor_ReturnStmt: return N_RETURN;
+  case CXCursor_BreakStmt: return N_BREAK;
+  case CXCursor_ContinueStmt: return N_CONTINUE;
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt: return N_GOTO;
+  case CXCursor_LabelStmt: return N_LABEL;
+  case CXCursor_GCCAsmStmt:
+  case CXCursor_MSAsmStmt: return N_ASM;
+  case CXCursor_NullStmt: return N_NULL_STMT;
+  case CXCursor_DeclRefExpr: return N_DECL_REF;
+  case CXCursor_MemberRefExpr: return N_MEMBER;
+  case CXCursor_CallExpr: return N_CALL;
+  case CXCursor_BinaryOperator: return N_BINOP;
+  case CXCursor_CompoundAssignOperator: return N_ASSIGN;
+  case CXCursor_UnaryOperator: return N_UNOP;
+  case CXCursor_ArraySubscriptExpr: return N_SUBSCRIPT;
+  case CXCursor_ConditionalOperator: return N_COND;
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXStaticCastExpr:
+  case CXCursor_CXXDynamicCastExpr:
+  case CXCursor_CXXReinterpretCastExpr:
+  case CXCursor_CXXConstCastExpr:
+  case CXCursor_CXXFunctionalCastExpr: return N_CAST;
+  case CXCursor_ParenExpr: return N_PAREN;
+  case CXCursor_IntegerLiteral:
+  case CXCursor_FloatingLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_StringLiteral:
+  case CXCursor_CXXBoolLiteralExpr:
+  case CXCursor_CXXNullPtrLiteralExpr: return N_LITERAL;
+  case CXCursor_InitListExpr: return N_INIT_LIST;
+  case CXCursor_LambdaExpr: return N_LAMBDA;
+  case CXCursor_TypeRef:
+  case CXCursor_TemplateRef:
+  case CXCursor_NamespaceRef: return N_TYPE_REF;
+  case CXCursor_UnexposedStmt: return N_ATTRIBUTED;
+  case CXCursor_UnexposedExpr: return N_UNEXPOSED;
+  default: return N_OTHER;
+  }
+}
+
+static Op map_binop(enum CXBinaryOperatorKind k) {
+  switch (k) {
+  case CXBinaryOperator_Mul: return OP_MUL;
+  case CXBinaryOperator_Div: return OP_DIV;
+  case CXBinaryOperator_Rem: return OP_REM;
+  case CXBinaryOperator_Add: return OP_ADD;
+  case CXBinaryOperator_Sub: return OP_SUB;
+  case CXBinaryOperator_Shl: return OP_SHL;
+  case CXBinaryOperator_Shr: return OP_SHR;
+  case CXBinaryOperator_LT: return OP_LT;
+  case CXBinaryOperator_GT: return OP_GT;
+  case CXBinaryOperator_LE: return OP_LE;
+  case CXBinaryOperator_GE: return OP_GE;
+  case CXBinaryOperator_EQ: return OP_EQ;
+  case CXBinaryOperator_NE: return OP_NE;
+  case CXBinaryOperator_And: return OP_AND;
+  case CXBinaryOperator_Xor: return OP_XOR;
+  case CXBinaryOperator_Or: return OP_OR;
+  case CXBinaryOperator_LAnd: return OP_LAND;
+  case CXBinaryOperator_LOr: return OP_LOR;
+  case CXBinaryOperator_Assign: return OP_ASSIGN;
+  case CXBinaryOperator_MulAssign: return OP_MUL_ASSIGN;
+  case CXBinaryOperator_DivAssign: return OP_DIV_ASSIGN;
+  case CXBinaryOperator_RemAssign: return OP_REM_ASSIGN;
+  case CXBinaryOperator_AddAssign: return OP_ADD_ASSIGN;
+  case CXBinaryOperator_SubAssign: return OP_SUB_ASSIGN;
+  case CXBinaryOperator_ShlAssign: return OP_SHL_ASSIGN;
+  case CXBinaryOperator_ShrAssign: return OP_SHR_ASSIGN;
+  case CXBinaryOperator_AndAssign: return OP_AND_ASSIGN;
+  case CXBinaryOperator_XorAssign: return OP_XOR_ASSIGN;
+  case CXBinaryOperator_OrAssign: return OP_OR_ASSIGN;
+  case CXBinaryOperator_Comma: return OP_COMMA;
+  default: return OP_OTHER;
+  }
+}
+
+static Op map_unop(enum CXUnaryOperatorKind k) {
+  switch (k) {
+  case CXUnaryOperator_PostInc: return OP_POST_INC;
+  case CXUnaryOperator_PostDec: return OP_POST_DEC;
+  case CXUnaryOperator_PreInc: return OP_PRE_INC;
+  case CXUnaryOperator_PreDec: return OP_PRE_DEC;
+  case CXUnaryOperator_AddrOf: return OP_ADDR;
+  case CXUnaryOperator_Deref: return OP_DEREF;
+  case CXUnaryOperator_Plus: return OP_PLUS;
+  case CXUnaryOperator_Minus: return OP_MINUS;
+  case CXUnaryOperator_Not: return OP_NOT;
+  case CXUnaryOperator_LNot: return OP_LNOT;
+  default: return OP_OTHER;
+  }
+}
+
+typedef struct {
+  Unit *u;
+  Node *parent;
+  Vec kids;
+} BuildCtx;
+
+static Node *build(Unit *u, CXCursor c, Node *parent);
+
+static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  BuildCtx *bc = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (clang_isAttribute(k))
+    return CXChildVisit_Continue;
+  Node *n = build(bc->u, c, bc->parent);
+  if (n)
+    vec_push(&bc->kids, n);
+  return CXChildVisit_Continue;
+}
+
+unsigned text_match(const Source *src, unsigned open, unsigned limit) {
+  const char *t = src->text;
+  int depth = 0;
+  for (unsigned i = open; i < limit; i++) {
+    char c = t[i];
+    if (c == '/' && i + 1 < limit && t[i + 1] == '/') {
+      while (i < limit && t[i] != '\n')
+        i++;
+    } else if (c == '/' && i + 1 < limit && t[i + 1] == '*') {
+      for (i += 2; i + 1 < limit && !(t[i] == '*' && t[i + 1] == '/'); i++)
+        ;
+      i++;
+    } else if (c == '"' || c == '\'') {
+      for (i++; i < limit && t[i] != c; i++)
+        if (t[i] == '\\')
+          i++;
+    } else if (c == '(' || c == '[' || c == '{') {
+      depth++;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0)
+        return i + 1;
+    }
+  }
+  return limit;
+}
+
+unsigned stmt_end(const Source *src, const Node *n) {
+  if (n->end > n->begin && (src->text[n->end - 1] == ';' || src->text[n->end - 1] == '}'))
+    return n->end;
+  unsigned p = source_skip_space(src, n->end);
+  return p < src->len && src->text[p] == ';' ? p + 1 : n->end;
+}
+
+/* Splits the header of if/for/while/switch/do into its parts by where each
+ * child lies relative to the parentheses (libclang omits absent parts). */
+static void fill_control_parts(const Source *src, Node *n) {
+  if (n->kind == N_DO) {
+    if (n->nkid == 2) {
+      n->body = n->kid[0];
+      n->cond = n->kid[1];
+    }
+    return;
+  }
+  if (n->kind == N_ATTRIBUTED) {
+    if (n->nkid == 1)
+      n->body = n->kid[0];
+    return;
+  }
+  if (n->kind != N_IF && n->kind != N_FOR && n->kind != N_WHILE && n->kind != N_SWITCH)
+    return;
+  const char *t = src->text;
+  unsigned lp = n->begin;
+  while (lp < n->end && t[lp] != '(')
+    lp++;
+  if (lp >= n->end)
+    return;
+  unsigned rp = text_match(src, lp, n->end) - 1;
+  n->rparen = rp;
+  unsigned semi1 = rp, semi2 = rp;
+  if (n->kind == N_FOR) {
+    int depth = 0, found = 0;
+    for (unsigned i = lp + 1; i < rp; i++) {
+      char c = t[i];
+      if (c == '(' || c == '[' || c == '{')
+        depth++;
+      else if (c == ')' || c == ']' || c == '}')
+        depth--;
+      else if (c == ';' && depth == 0) {
+        if (found++ == 0)
+          semi1 = i;
+        else
+          semi2 = i;
+      }
+    }
+  }
+  int inside = 0;
+  for (int i = 0; i < n->nkid; i++) {
+    Node *k = n->kid[i];
+    if (k->begin < rp) {
+      inside++;
+      if (n->kind == N_FOR) {
+        if (k->begin < semi1)
+          n->init = k;
+        else if (k->begin < semi2)
+          n->cond = k;
+        else
+          n->inc = k;
+      } else {
+        n->cond = k;
+      }
+    } else if (n->kind == N_IF) {
+      if (!n->then)
+        n->then = k;
+      else
+        n->els = k;
+    } else {
+      n->body = k;
+    }
+  }
+  if ((n->kind == N_IF || n->kind == N_SWITCH || n->kind == N_WHILE) && inside > 1)
+    n->has_init_stmt = true;
+  if (n->kind == N_IF)
+    n->body = n->then;
+}
+
+static Node *build(Unit *u, CXCursor c, Node *parent) {
+  Impl *im = impl_of(u);
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  Node *n = arena_alloc(sizeof *n);
+  n->kind = map_kind(ck);
+  n->parent = parent;
+
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned b = 0, e = 0;
+  bool bmain = loc_in_main(im, clang_getRangeStart(r), &b);
+  bool emain = loc_in_main(im, clang_getRangeEnd(r), &e);
+  if (!bmain || !emain)
+    b = e = parent ? parent->begin : 0;
+  n->begin = b;
+  n->end = e < b ? b : e;
+
+  /* The cursor's own location; for a name written in a macro argument the
+   * file location is the argument's text, which can still be rewritten. */
+  CXSourceLocation loc = clang_getCursorLocation(c);
+  CXFile ef, ff;
+  unsigned eo, fo;
+  clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+  clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
+  bool fmain = ff && clang_File_isEqual(ff, im->main_file);
+  n->loc = fmain ? fo : eo;
+  n->in_macro = !fmain || fo != eo;
+  if (n->in_macro && fmain) {
+    /* A macro argument: rewritable when the text there is the name. */
+    char *sp = take_string(clang_getCursorSpelling(c));
+    size_t len = strlen(sp);
+    if (len && fo + len <= u->src->len && !memcmp(u->src->text + fo, sp, len))
+      n->in_macro = false;
+  }
+
+  switch (n->kind) {
+  case N_FUNC:
+  case N_PARAM:
+  case N_VAR:
+    n->sym = sym_for(u, c);
+    n->spelling = n->sym ? n->sym->name : NULL;
+    break;
+  case N_DECL_REF:
+  case N_CALL:
+    n->sym = sym_for(u, clang_getCursorReferenced(c));
+    n->spelling = take_string(clang_getCursorSpelling(c));
+    break;
+  case N_BINOP:
+  case N_ASSIGN:
+    n->op = map_binop(clang_getCursorBinaryOperatorKind(c));
+    if (n->kind == N_BINOP && n->op >= OP_ASSIGN && n->op <= OP_OR_ASSIGN)
+      n->kind = N_ASSIGN;
+    break;
+  case N_UNOP:
+    n->op = map_unop(clang_getCursorUnaryOperatorKind(c));
+    break;
+  case N_MEMBER:
+    n->spelling = take_string(clang_getCursorSpelling(c));
+    break;
+  default:
+    break;
+  }
+
+  BuildCtx bc = {u, n, {0}};
+  clang_visitChildren(c, build_visit, &bc);
+  n->kid = (Node **)bc.kids.items;
+  n->nkid = bc.kids.len;
+
+  /* threadIdx.x & co.: a member access on a builtin variable. */
+  if (n->kind == N_MEMBER && n->nkid == 1) {
+    Node *base = node_strip(n->kid[0]);
+    if (base->kind == N_DECL_REF && base->sym && base->sym->kind == SYM_BUILTIN) {
+      const char *nm = base->sym->name;
+      n->bi = !strcmp(nm, "threadIdx") ? BI_THREADIDX
+              : !strcmp(nm, "blockIdx") ? BI_BLOCKIDX
+              : !strcmp(nm, "blockDim") ? BI_BLOCKDIM
+              : !strcmp(nm, "gridDim") ? BI_GRIDDIM
+                                        : BI_NONE;
+      if (n->bi != BI_NONE && !n->in_macro && n->end > n->begin) {
+        char last = u->src->text[n->end - 1];
+        if (last >= 'x' && last <= 'z') {
+          n->kind = N_BUILTIN;
+          n->bi_dim = last - 'x';
+        }
+      }
+      if (n->kind != N_BUILTIN) {
+        /* In a macro: keep the facts, the legality pass refuses seeds here. */
+        n->kind = N_BUILTIN;
+        n->bi_dim = -1;
+        if (n->bi == BI_NONE)
+          n->bi = BI_THREADIDX;
+      }
+    }
+  }
+
+  if (n->kind == N_MEMBER && n->nkid == 1 && n->kid[0]->end <= n->end) {
+    const char *t = u->src->text;
+    for (unsigned i = n->kid[0]->end; i + 1 < n->end; i++)
+      if (t[i] == '-' && t[i + 1] == '>')
+        n->arrow = true;
+  }
+  fill_control_parts(u->src, n);
+
+  if (n->kind == N_CALL) {
+    for (int i = 0; i < n->nkid; i++) {
+      Node *k = n->kid[i];
+      if (k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "__cudaPushCallConfiguration")) {
+        n->is_launch = true;
+        if (i != 1) {
+          /* Keep the configuration as kid[1]: callee, config, args... */
+          Node *t = n->kid[1];
+          n->kid[1] = k;
+          n->kid[i] = t;
+        }
+        vec_push(&u->launches, n);
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/* ---- top level ---- */
+
+static void import_function(Unit *u, CXCursor c) {
+  Node *fn = build(u, c, NULL);
+  if (!fn->sym)
+    return;
+  bool has_body = false;
+  for (int i = 0; i < fn->nkid; i++)
+    if (fn->kid[i]->kind == N_COMPOUND)
+      has_body = true;
+  if (has_body && clang_isCursorDefinition(c)) {
+    fn->sym->fn_decl = fn;
+    for (int i = 0; i < fn->nkid; i++)
+      if (fn->kid[i]->kind == N_COMPOUND)
+        fn->sym->body = fn->kid[i];
+    vec_push(&u->functions, fn);
+  } else {
+    vec_push(&u->fn_decls, fn);
+  }
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  Unit *u = data;
+  Impl *im = impl_of(u);
+  if (!loc_in_main(im, clang_getCursorLocation(c), NULL))
+    return CXChildVisit_Continue;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (is_function_kind(k)) {
+    import_function(u, c);
+    return CXChildVisit_Continue;
+  }
+  switch (k) {
+  case CXCursor_Namespace:
+  case CXCursor_LinkageSpec:
+  case CXCursor_ClassDecl:
+  case CXCursor_StructDecl:
+  case CXCursor_ClassTemplate:
+  case CXCursor_UnexposedDecl:
+    return CXChildVisit_Recurse;
+  case CXCursor_VarDecl:
+    /* Namespace-scope variables: create their symbols now. */
+    sym_for(u, c);
+    return CXChildVisit_Continue;
+  default:
+    return CXChildVisit_Continue;
+  }
+}
+
+static const char *severity_name(enum CXDiagnosticSeverity s) {
+  return s >= CXDiagnostic_Error ? "error" : s == CXDiagnostic_Warning ? "warning" : "note";
+}
+
+/* Forwards the compiler's errors (and their notes) in our format. */
+static int forward_diagnostics(Unit *u) {
+  Impl *im = impl_of(u);
+  int errors = 0;
+  unsigned n = clang_getNumDiagnostics(im->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(im->tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    if (sev >= CXDiagnostic_Error) {
+      errors++;
+      CXString msg = clang_getDiagnosticSpelling(d);
+      CXSourceLocation loc = clang_getDiagnosticLocation(d);
+      unsigned off;
+      if (loc_in_main(im, loc, &off)) {
+        error_at(off, "%s", clang_getCString(msg));
+      } else {
+        CXFile f;
+        unsigned line, col;
+        clang_getExpansionLocation(loc, &f, &line, &col, NULL);
+        CXString fname = clang_getFileName(f);
+        if (clang_getCString(fname))
+          fprintf(stderr, "%s:%u:%u: %s: %s\n", clang_getCString(fname), line, col,
+                  severity_name(sev), clang_getCString(msg));
+        else
+          error_plain("%s", clang_getCString(msg));
+        clang_disposeString(fname);
+      }
+      clang_disposeString(msg);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return errors;
+}
+
+static const char *error_code_sentence(enum CXErrorCode ec) {
+  switch (ec) {
+  case CXError_Crashed: return "libclang crashed while parsing";
+  case CXError_InvalidArguments: return "libclang rejected the parser arguments";
+  case CXError_ASTReadError: return "libclang could not read the AST";
+  default: return "libclang could not parse the file";
+  }
+}
+
+bool parse_unit(Unit *u, Source *src, const Options *opt) {
+  Impl *im = calloc(1, sizeof *im);
+  u->impl = im;
+  u->src = src;
+  Vec args = {0};
+  vec_push(&args, "-x");
+  vec_push(&args, "cuda");
+  vec_push(&args, "--cuda-host-only");
+  vec_push(&args, "--cuda-gpu-arch=sm_90");
+  vec_push(&args, "-std=c++17");
+  vec_push(&args, arena_printf("--cuda-path=%s", opt->cuda_path));
+  vec_push(&args, "-Wno-unknown-cuda-version");
+  vec_push(&args, "-Wno-unknown-pragmas");
+  for (int i = 0; i < opt->clang_args.len; i++)
+    vec_push(&args, opt->clang_args.items[i]);
+
+  im->index = clang_createIndex(0, 0);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(
+      im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
+      CXTranslationUnit_KeepGoing, &im->tu);
+  vec_free(&args);
+  if (ec != CXError_Success) {
+    error_plain("%s '%s'", error_code_sentence(ec), src->path);
+    return false;
+  }
+  if (forward_diagnostics(u) > 0)
+    return false;
+  im->main_file = clang_getFile(im->tu, src->path);
+  if (!im->main_file) {
+    error_plain("libclang did not load '%s'", src->path);
+    return false;
+  }
+  clang_visitChildren(clang_getTranslationUnitCursor(im->tu), top_visit, u);
+  return true;
+}
+
+void parse_dispose(Unit *u) {
+  Impl *im = impl_of(u);
+  if (!im)
+    return;
+  if (im->tu)
+    clang_disposeTranslationUnit(im->tu);
+  if (im->index)
+    clang_disposeIndex(im->index);
+  free(im->table);
+  free(im);
+  u->impl = NULL;
+}
+
+static bool is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool unit_has_ident(const Unit *u, const char *name) {
+  size_t n = strlen(name);
+  const char *t = u->src->text;
+  for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
+    bool left = p == t || !is_ident_char(p[-1]);
+    bool right = !is_ident_char(p[n]);
+    if (left && right)
+      return true;
+  }
+  return false;
+}
+
+static const char *kind_names[] = {
+#define X(name) #name,
+#include "nodekinds.def"
+#undef X
+};
+
+void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
+  int line, col;
+  source_linecol(u->src, n->begin, &line, &col);
+  buf_printf(out, "%*s%s", depth * 2, "", kind_names[n->kind] + 2);
+  if (n->spelling && n->spelling[0])
+    buf_printf(out, " '%s'", n->spelling);
+  if (n->kind == N_BUILTIN)
+    buf_printf(out, " %s.%s", n->bi == BI_THREADIDX ? "threadIdx" : n->bi == BI_BLOCKIDX ? "blockIdx"
+                                : n->bi == BI_BLOCKDIM ? "blockDim" : "gridDim",
+               n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?");
+  buf_printf(out, " <%d:%d>", line, col);
+  if (n->varying)
+    buf_puts(out, " varying");
+  if (n->loop_varying)
+    buf_puts(out, " varying-control");
+  if (n->has_vreturn)
+    buf_puts(out, " varying-return");
+  if (n->sym && (n->kind == N_VAR || n->kind == N_PARAM))
+    buf_printf(out, " %s", n->sym->varying ? "[varying]" : "[uniform]");
+  buf_puts(out, "\n");
+  for (int i = 0; i < n->nkid; i++)
+    node_dump(u, n->kid[i], depth + 1, out);
+}

@@ -1,0 +1,450 @@
+/* uniform: which values differ between the K copies of a physical thread.
+ *
+ * Contract: requires the parsed kernel and its Params; provides
+ * Sym.varying for every variable the kernel touches, Node.varying for
+ * expressions and statements, Node.loop_varying for control statements
+ * whose control differs between copies, and Node.has_vreturn.
+ *
+ * DESIGN.md section 2, flow-insensitively, iterated to a fixpoint:
+ *   - seeds: blockIdx.d in block mode, threadIdx.d in thread mode;
+ *   - an expression is varying if an operand is; a variable with one
+ *     varying definition is varying everywhere;
+ *   - control dependence: a definition under varying control (a varying
+ *     condition, loop, break/continue, or after a varying return) makes the
+ *     variable varying *if it was declared outside that control*.  A local
+ *     declared inside a varying `if` and defined uniformly stays uniform:
+ *     its scope ends before the copies can disagree;
+ *   - memory: a local array written with a varying index or value is
+ *     varying; in block mode a __shared__ array written so is replicated
+ *     (one per logical block, Sym.varying); in thread mode shared arrays
+ *     stay single;
+ *   - calls: an effectful call's value is varying (it runs once per copy);
+ *     a pure call is varying iff an argument is.
+ *
+ *   int i = blockIdx.x * blockDim.x + threadIdx.x;   // varying (block, x)
+ *   float y = gridspacing * (float)j;               // uniform
+ */
+#include "tfuse.h"
+
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+  Node *node;
+  int base; /* depth inside the loop had it been uniform */
+  bool is_switch;
+} LoopFrame;
+
+typedef struct {
+  Unit *u;
+  Kernel *k;
+  bool changed;
+  int depth;    /* varying-control nesting */
+  int ret_bump; /* 1 once a varying return has been passed */
+  LoopFrame loops[256];
+  int nloops;
+} UA;
+
+static int eff_depth(UA *ua) { return ua->depth + ua->ret_bump; }
+
+Node *node_strip(Node *n) {
+  while (n && (n->kind == N_PAREN || n->kind == N_UNEXPOSED || (n->kind == N_CAST && n->nkid >= 1)) &&
+         n->nkid >= 1) {
+    /* Casts keep their operand as the last child (a TypeRef may precede). */
+    n = n->kid[n->nkid - 1];
+  }
+  return n;
+}
+
+bool builtin_is_seed(const Kernel *k, const Node *n) {
+  if (n->kind != N_BUILTIN)
+    return false;
+  Builtin seed = k->p.mode == MODE_BLOCK ? BI_BLOCKIDX : BI_THREADIDX;
+  return n->bi == seed && (n->bi_dim == k->p.dim || n->bi_dim < 0);
+}
+
+bool builtin_is_rescaled(const Kernel *k, const Node *n) {
+  if (n->kind != N_BUILTIN)
+    return false;
+  Builtin r = k->p.mode == MODE_BLOCK ? BI_GRIDDIM : BI_BLOCKDIM;
+  return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
+}
+
+bool node_is_barrier(const Node *n) {
+  /* clang declares __syncthreads as a builtin, implicitly, at its first
+   * use: recognise it by name and by having no body of the user's. */
+  return n->kind == N_CALL && n->sym && !n->sym->body && n->sym->name && !strcmp(n->sym->name, "__syncthreads");
+}
+
+/* Walks an lvalue down to the variable it names.  *through_memory is set
+ * when the path dereferences a pointer (the store then goes to memory
+ * whatever the root is). */
+static Sym *lvalue_root(Node *lhs, bool *through_memory) {
+  *through_memory = false;
+  Node *n = node_strip(lhs);
+  while (n) {
+    switch (n->kind) {
+    case N_DECL_REF:
+      if (n->sym && (n->sym->is_pointer || n->sym->is_reference) && n != node_strip(lhs))
+        *through_memory = true;
+      return n->sym;
+    case N_SUBSCRIPT:
+      n = node_strip(n->kid[0]);
+      break;
+    case N_MEMBER:
+      if (n->arrow)
+        *through_memory = true;
+      if (n->nkid < 1)
+        return NULL;
+      n = node_strip(n->kid[0]);
+      break;
+    case N_UNOP:
+      if (n->op == OP_DEREF) {
+        *through_memory = true;
+        n = node_strip(n->kid[0]);
+        break;
+      }
+      return NULL;
+    default:
+      *through_memory = true;
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+Sym *node_store_target(Node *lhs) {
+  bool mem;
+  Sym *s = lvalue_root(lhs, &mem);
+  if (!s || mem || s->is_reference)
+    return NULL;
+  return s->kind == SYM_LOCAL || s->kind == SYM_PARAM ? s : NULL;
+}
+
+static const char *effect_prefixes[] = {
+    "atomic", "printf", "malloc", "free", "__threadfence", "__nanosleep", "__trap", "__brkpt",
+    "clock", "__assert", "assert", "__prof_trigger", "__st", "memcpy", "memset", "__syncthreads",
+    "__syncwarp", "__shfl", "__ballot", "__any", "__all", "__activemask", "__match", "__reduce",
+    "curand", "__stwb", "__stcg", "__stcs", "__stwt", "vprintf", "__pipeline", "__isShared",
+};
+
+/* A function that neither writes memory nor depends on which thread calls
+ * it.  System functions are judged by name and by whether they take
+ * pointers/references they could write through; user functions by body. */
+static bool pure_rec(const Sym *fn, int depth);
+
+static bool body_is_pure(const Node *n, int depth) {
+  if (!n)
+    return true;
+  if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
+    bool mem;
+    Sym *s = lvalue_root(n->kid[0], &mem);
+    if (mem || !s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
+      return false;
+  }
+  if (n->kind == N_CALL && !n->is_launch && n->sym && n->sym->kind == SYM_FUNC && !pure_rec(n->sym, depth + 1))
+    return false;
+  if (n->kind == N_CALL && (!n->sym || n->sym->kind != SYM_FUNC))
+    return false;
+  if (n->kind == N_ASM)
+    return false;
+  for (int i = 0; i < n->nkid; i++)
+    if (!body_is_pure(n->kid[i], depth))
+      return false;
+  return true;
+}
+
+static bool pure_rec(const Sym *fn, int depth) {
+  if (!fn || fn->kind != SYM_FUNC || depth > 32)
+    return false;
+  if (fn->body && fn->in_main_file)
+    return fn->out_params == 0 && body_is_pure(fn->body, depth);
+  if (!fn->in_system_header)
+    return false;
+  for (size_t i = 0; i < sizeof effect_prefixes / sizeof *effect_prefixes; i++)
+    if (!strncmp(fn->name, effect_prefixes[i], strlen(effect_prefixes[i])))
+      return false;
+  return fn->out_params == 0;
+}
+
+bool sym_is_pure_function(const Sym *fn) { return pure_rec(fn, 0); }
+
+static void make_varying(UA *ua, Sym *s) {
+  if (s && !s->varying && s->kind != SYM_BUILTIN && s->kind != SYM_FUNC && s->kind != SYM_OTHER &&
+      s->kind != SYM_GLOBAL) {
+    s->varying = true;
+    ua->changed = true;
+  }
+}
+
+static void set_loop_varying(UA *ua, Node *n) {
+  if (!n->loop_varying) {
+    n->loop_varying = true;
+    ua->changed = true;
+  }
+}
+
+bool expr_has_load(const Node *n) {
+  if (!n)
+    return false;
+  if (n->kind == N_SUBSCRIPT || (n->kind == N_UNOP && n->op == OP_DEREF) || (n->kind == N_MEMBER && n->arrow))
+    return true;
+  if (n->kind == N_DECL_REF && n->sym && (n->sym->kind == SYM_GLOBAL || n->sym->kind == SYM_SHARED))
+    return true;
+  if (n->kind == N_CALL)
+    return true; /* a call may read memory */
+  for (int i = 0; i < n->nkid; i++)
+    if (expr_has_load(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* A write to `s` at the current point; `value_varying` covers the stored
+ * value and the index. */
+static void note_write(UA *ua, Node *lhs, bool value_varying) {
+  bool mem;
+  Sym *s = lvalue_root(lhs, &mem);
+  bool control = eff_depth(ua) > 0;
+  if (!s)
+    return;
+  if (!mem && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
+    if (value_varying || eff_depth(ua) > s->decl_depth)
+      make_varying(ua, s);
+  } else if (!mem && s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK) {
+    if (value_varying || control)
+      make_varying(ua, s);
+  }
+}
+
+static bool visit(UA *ua, Node *n);
+
+int call_first_arg(const Node *call) {
+  if (call->nkid == 0)
+    return 0;
+  Node *c0 = node_strip(call->kid[0]);
+  if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER)
+    return 1;
+  return 0;
+}
+
+static bool visit_kids(UA *ua, Node *n) {
+  bool v = false;
+  for (int i = 0; i < n->nkid; i++)
+    v |= visit(ua, n->kid[i]);
+  return v;
+}
+
+static void mark_vreturn(UA *ua, Node *n) {
+  for (; n; n = n->parent) {
+    if (!n->has_vreturn) {
+      n->has_vreturn = true;
+      ua->changed = true;
+    }
+    if (n->kind == N_FUNC)
+      break;
+  }
+}
+
+static LoopFrame *push_loop(UA *ua, Node *n, bool is_switch) {
+  LoopFrame *f = &ua->loops[ua->nloops++];
+  f->node = n;
+  f->is_switch = is_switch;
+  f->base = eff_depth(ua);
+  return f;
+}
+
+static bool visit_loop(UA *ua, Node *n) {
+  if (n->has_vreturn)
+    ua->ret_bump = 1; /* the whole loop runs after a possible return */
+  bool hdr_load = expr_has_load(n->cond) || expr_has_load(n->inc);
+  if (hdr_load && eff_depth(ua) > 0)
+    set_loop_varying(ua, n);
+  int saved = ua->depth;
+  push_loop(ua, n, false);
+  if (n->loop_varying)
+    ua->depth++;
+  bool v = false;
+  if (n->init)
+    v |= visit(ua, n->init);
+  bool cv = n->cond ? visit(ua, n->cond) : false;
+  if (n->inc)
+    v |= visit(ua, n->inc);
+  if (cv)
+    set_loop_varying(ua, n);
+  if (n->body)
+    v |= visit(ua, n->body);
+  ua->nloops--;
+  ua->depth = saved;
+  if (n->loop_varying)
+    v = true;
+  n->varying = v || cv;
+  return n->varying;
+}
+
+static bool visit(UA *ua, Node *n) {
+  bool v = false;
+  switch (n->kind) {
+  case N_COMPOUND:
+    for (int i = 0; i < n->nkid; i++) {
+      v |= visit(ua, n->kid[i]);
+      if (n->kid[i]->has_vreturn)
+        ua->ret_bump = 1;
+    }
+    break;
+  case N_VAR: {
+    Sym *s = n->sym;
+    s->decl_depth = eff_depth(ua);
+    for (int i = 0; i < n->nkid; i++)
+      if (n->kid[i]->kind != N_TYPE_REF && visit(ua, n->kid[i]))
+        make_varying(ua, s);
+    if (s->is_reference && s->kind == SYM_LOCAL)
+      make_varying(ua, s);
+    v = s->varying;
+    break;
+  }
+  case N_IF: {
+    bool cv = n->cond ? visit(ua, n->cond) : false;
+    if (cv || (expr_has_load(n->cond) && eff_depth(ua) > 0))
+      set_loop_varying(ua, n);
+    int saved = ua->depth;
+    if (n->loop_varying)
+      ua->depth++;
+    if (n->then)
+      v |= visit(ua, n->then);
+    if (n->els)
+      v |= visit(ua, n->els);
+    ua->depth = saved;
+    v |= n->loop_varying;
+    break;
+  }
+  case N_FOR:
+  case N_WHILE:
+  case N_DO:
+    v = visit_loop(ua, n);
+    break;
+  case N_SWITCH: {
+    bool cv = n->cond ? visit(ua, n->cond) : false;
+    if (cv)
+      set_loop_varying(ua, n);
+    int saved = ua->depth;
+    push_loop(ua, n, true);
+    if (n->loop_varying)
+      ua->depth++;
+    if (n->body)
+      v |= visit(ua, n->body);
+    ua->nloops--;
+    ua->depth = saved;
+    v |= n->loop_varying;
+    break;
+  }
+  case N_RETURN:
+    visit_kids(ua, n);
+    if (eff_depth(ua) > 0) {
+      mark_vreturn(ua, n);
+      ua->ret_bump = 1;
+      v = true;
+    }
+    break;
+  case N_BREAK:
+  case N_CONTINUE:
+    for (int i = ua->nloops - 1; i >= 0; i--) {
+      LoopFrame *f = &ua->loops[i];
+      if (n->kind == N_CONTINUE && f->is_switch)
+        continue;
+      if (eff_depth(ua) > f->base + (f->node->loop_varying ? 1 : 0) && !f->is_switch)
+        set_loop_varying(ua, f->node);
+      break;
+    }
+    v = false;
+    break;
+  case N_ASSIGN: {
+    bool rv = visit(ua, n->kid[1]);
+    bool lv = visit(ua, n->kid[0]);
+    note_write(ua, n->kid[0], rv || lv);
+    bool mem;
+    Sym *s = lvalue_root(n->kid[0], &mem);
+    v = rv || lv || (s && s->varying);
+    break;
+  }
+  case N_UNOP: {
+    bool ov = visit_kids(ua, n);
+    if (n->op >= OP_POST_INC && n->op <= OP_PRE_DEC) {
+      note_write(ua, n->kid[0], ov);
+    } else if (n->op == OP_ADDR) {
+      /* An address taken may be written through later: be conservative. */
+      bool mem;
+      Sym *s = lvalue_root(n->kid[0], &mem);
+      if (s && !mem && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
+        s->addr_taken = true;
+        make_varying(ua, s);
+        ov = true;
+      }
+    }
+    v = ov;
+    break;
+  }
+  case N_CALL: {
+    v = visit_kids(ua, n);
+    Sym *fn = n->sym;
+    bool pure = fn && sym_is_pure_function(fn);
+    if (node_is_barrier(n))
+      pure = true; /* uniform: legality keeps it in uniform control */
+    if (!pure)
+      v = true;
+    /* Locals passed where the callee may write them. */
+    int first = call_first_arg(n);
+    for (int i = first; i < n->nkid; i++) {
+      Node *s = node_strip(n->kid[i]);
+      int argi = i - first;
+      if (fn && argi < 32 && (fn->out_params >> argi & 1) && s->kind == N_DECL_REF && s->sym &&
+          (s->sym->kind == SYM_LOCAL || s->sym->kind == SYM_PARAM)) {
+        s->sym->addr_taken = true;
+        make_varying(ua, s->sym);
+      }
+    }
+    break;
+  }
+  case N_DECL_REF: {
+    Sym *s = n->sym;
+    if (s && s->kind == SYM_BUILTIN) {
+      /* The whole builtin (not one component): varying if it is the seed. */
+      const char *want = ua->k->p.mode == MODE_BLOCK ? "blockIdx" : "threadIdx";
+      v = n->parent && n->parent->kind == N_BUILTIN ? false : !strcmp(s->name, want);
+    } else if (s) {
+      if ((s->kind == SYM_LOCAL || s->kind == SYM_PARAM) && s->is_array && n->parent &&
+          !(n->parent->kind == N_SUBSCRIPT) && !(n->parent->kind == N_UNEXPOSED && n->parent->parent &&
+                                                n->parent->parent->kind == N_SUBSCRIPT)) {
+        /* A local array used as a pointer may be written through. */
+        s->addr_taken = true;
+        make_varying(ua, s);
+      }
+      v = s->varying;
+    }
+    break;
+  }
+  case N_BUILTIN:
+    v = builtin_is_seed(ua->k, n);
+    break;
+  default:
+    v = visit_kids(ua, n);
+    break;
+  }
+  n->varying = v;
+  return v;
+}
+
+void uniform_analyze(Unit *u, Kernel *k) {
+  UA ua = {.u = u, .k = k};
+  Node *body = k->fn->sym->body;
+  /* Parameters are uniform: every copy receives the same arguments. */
+  int rounds = 0;
+  do {
+    ua.changed = false;
+    ua.depth = 0;
+    ua.ret_bump = 0;
+    ua.nloops = 0;
+    visit(&ua, body);
+  } while (ua.changed && ++rounds < 100);
+  k->has_vreturn = body->has_vreturn;
+}

@@ -1,0 +1,56 @@
+/* tfuse prelude: helpers that coarsened code and rewritten launches use.
+ * tfuse copies this text to the top of every file it coarsens, so the
+ * output compiles with plain nvcc; it is also installed as <tfuse/prelude.h>. */
+#ifndef TFUSE_PRELUDE_H
+#define TFUSE_PRELUDE_H
+#include <cstdio>
+#include <cstdlib>
+
+namespace tfuse_rt {
+
+template <class T> struct plain { typedef T type; };
+template <class T> struct plain<T &> { typedef T type; };
+template <class T> struct plain<T &&> { typedef T type; };
+template <class T> struct plain<const T> { typedef T type; };
+template <class T> struct plain<const T &> { typedef T type; };
+
+/* A value-initialized T: what an inactive copy's guarded load yields. */
+template <class T> __host__ __device__ inline typename plain<T>::type zero() {
+  return typename plain<T>::type();
+}
+
+inline unsigned int &component(dim3 &v, int d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
+
+/* Block mode: K logical blocks per block along d, rounding up.  The kernel
+ * receives the original extent, so copies past it stay inactive. */
+inline dim3 coarsen_grid(dim3 grid, int d, unsigned int k) {
+  unsigned int &g = component(grid, d);
+  g = (g + k - 1) / k;
+  return grid;
+}
+
+inline unsigned int grid_extent(dim3 grid, int d) { return component(grid, d); }
+
+/* Thread mode: K logical threads per thread along d.  The block extent
+ * must divide by K (CUDA programming guide: blockDim is fixed per launch,
+ * so a remainder has no thread to run it). */
+inline dim3 coarsen_block(dim3 block, int d, unsigned int k, const char *kernel, const char *site) {
+  unsigned int &b = component(block, d);
+  if (b % k != 0) {
+    std::fprintf(stderr,
+                 "tfuse: error: %s: launch of '%s' with blockDim.%c = %u, which is not a multiple "
+                 "of the coarsening factor %u\n",
+                 site, kernel, "xyz"[d], b, k);
+    std::exit(EXIT_FAILURE);
+  }
+  b /= k;
+  return block;
+}
+
+} // namespace tfuse_rt
+
+/* The value of expression e if predicate p holds, else a zero of its type;
+ * e is evaluated only when p holds. */
+#define TFUSE_GUARD(p, e) ((p) ? (e) : ::tfuse_rt::zero<decltype(e)>())
+
+#endif /* TFUSE_PRELUDE_H */

@@ -1,0 +1,104 @@
+/* Diagnostics: `file:line:col: error: message`, the source line and a caret
+ * (chibicc's verror_at, cproc's wording: lowercase, no trailing period). */
+#include "tfuse.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const Source *diag_src;
+static int nerrors;
+static bool in_trial;
+static int trial_errors;
+static char *trial_msg;
+static unsigned trial_off;
+
+void diag_init(const Source *src) { diag_src = src; }
+
+static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap) {
+  int line, col;
+  source_linecol(diag_src, off, &line, &col);
+  fprintf(stderr, "%s:%d:%d: %s: ", diag_src->path, line, col, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  size_t len;
+  const char *text = source_line(diag_src, off, &len);
+  fprintf(stderr, "%.*s\n", (int)len, text);
+  /* Keep tabs in the caret line so it lines up under the source. */
+  for (int i = 0; i < col - 1 && (size_t)i < len; i++)
+    fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+  fputs("^\n", stderr);
+}
+
+void error_at(unsigned off, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (in_trial) {
+    if (trial_errors++ == 0) {
+      char buf[1024];
+      vsnprintf(buf, sizeof buf, fmt, ap);
+      trial_msg = arena_strdup(buf);
+      trial_off = off;
+    }
+  } else {
+    nerrors++;
+    vreport(off, "error", fmt, ap);
+  }
+  va_end(ap);
+}
+
+void warning_at(unsigned off, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(off, "warning", fmt, ap);
+  va_end(ap);
+}
+
+void note_at(unsigned off, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (!in_trial)
+    vreport(off, "note", fmt, ap);
+  va_end(ap);
+}
+
+void remark_at(unsigned off, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport(off, "remark", fmt, ap);
+  va_end(ap);
+}
+
+void error_plain(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("tfuse: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  nerrors++;
+}
+
+void warning_plain(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("tfuse: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int error_count(void) { return nerrors; }
+
+void diag_begin_trial(void) {
+  in_trial = true;
+  trial_errors = 0;
+  trial_msg = NULL;
+}
+
+int diag_end_trial(char **first_message, unsigned *first_off) {
+  in_trial = false;
+  *first_message = trial_msg;
+  *first_off = trial_off;
+  return trial_errors;
+}

@@ -1,0 +1,113 @@
+/* tfuse driver: options, parse, choose kernels, analyse, rewrite, emit.
+ * Reads top to bottom; each step is one pass in passes/ (see tfuse.h). */
+#include "tfuse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs the analyses and rewrites of one kernel; false if it is refused. */
+static bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
+  uniform_analyze(u, k);
+  if (opt->dump_after && !strcmp(opt->dump_after, "uniform")) {
+    Buf b = {0};
+    node_dump(u, k->fn, 0, &b);
+    fputs(b.data, stdout);
+    buf_free(&b);
+    return true;
+  }
+  if (!legality_check(u, k))
+    return false;
+  promote_analyze(u, k, opt);
+  return fuse_kernel(u, k, el);
+}
+
+int main(int argc, char **argv) {
+  Options opt = {0};
+  bool done;
+  int status = options_parse(&opt, argc, argv, &done);
+  if (status || done)
+    return status;
+
+  Source src = {0};
+  Unit unit = {0};
+  Vec kernels = {0};
+  EditList edits = {0};
+  int rc = 1;
+  if (!source_load(&src, opt.input))
+    goto out;
+  diag_init(&src);
+
+  if (!parse_unit(&unit, &src, &opt))
+    goto out;
+  if (opt.dump_after && !strcmp(opt.dump_after, "parse")) {
+    Buf b = {0};
+    for (int i = 0; i < unit.functions.len; i++)
+      node_dump(&unit, unit.functions.items[i], 0, &b);
+    fputs(b.data ? b.data : "", stdout);
+    buf_free(&b);
+    rc = 0;
+    goto out;
+  }
+
+  annotate_kernels(&unit, &opt, &kernels);
+  if (error_count())
+    goto out;
+  if (kernels.len == 0)
+    warning_plain("no kernel in '%s' is marked '#pragma tfuse coarsen' or named with -kernel; "
+                  "the output is the input unchanged", src.path);
+
+  Vec done_kernels = {0};
+  for (int i = 0; i < kernels.len; i++) {
+    Kernel *k = kernels.items[i];
+    if (k->p.factor == 1)
+      continue; /* factor 1: unchanged */
+    if (opt.skip_unsafe)
+      diag_begin_trial();
+    EditList trial = {0};
+    bool ok = coarsen_kernel(&unit, k, &opt, &trial);
+    if (opt.skip_unsafe) {
+      char *msg;
+      unsigned off;
+      if (diag_end_trial(&msg, &off) > 0 || !ok) {
+        warning_at(off ? off : k->fn->loc, "kernel '%s' left unchanged: %s", k->sym->name,
+                   msg ? msg : "it cannot be coarsened");
+        continue;
+      }
+    }
+    if (!ok)
+      continue;
+    for (int j = 0; j < trial.edits.len; j++)
+      vec_push(&edits.edits, trial.edits.items[j]);
+    vec_free(&trial.edits);
+    vec_push(&done_kernels, k);
+  }
+  if (opt.dump_after) {
+    rc = error_count() ? 1 : 0;
+    goto out;
+  }
+  if (error_count())
+    goto out;
+  if (!launch_rewrite(&unit, &done_kernels, &edits))
+    goto out;
+  if (done_kernels.len > 0)
+    edit_insert(&edits, 0,
+                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n",
+                             TFUSE_VERSION, src.path, tfuse_prelude_text));
+
+  size_t len;
+  char *text = edit_apply(&edits, &src, &len);
+  if (!text)
+    goto out;
+  if (edit_write_file(opt.output, text, len))
+    rc = 0;
+  free(text);
+
+out:
+  if (error_count() && rc == 0)
+    rc = 1;
+  parse_dispose(&unit);
+  vec_free(&kernels);
+  arena_free_all();
+  return rc;
+}

@@ -1,0 +1,209 @@
+/* Command-line options.  Every option works with one or two dashes, as
+ * `-opt V` and `--opt=V`; anything after `--` goes to the parser. */
+#include "tfuse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: tfuse [options] FILE.cu [-- CLANG_ARGS...]\n"
+    "\n"
+    "Coarsens the CUDA kernels of FILE.cu marked `#pragma tfuse coarsen` (or\n"
+    "named with -kernel): each thread does the work of K logical threads, and\n"
+    "the kernels' launches in the file are rescaled to match.\n"
+    "\n"
+    "options:\n"
+    "  -factor K              coarsening factor K >= 1 (default 2; 1 leaves kernels unchanged)\n"
+    "  -dim x|y|z             dimension to coarsen along (default x)\n"
+    "  -mode block|thread     merge K neighbouring blocks (default) or K threads of a block\n"
+    "  -mapping stride|consecutive\n"
+    "                         thread mode: copy r is threadIdx+r*blockDim (stride, default)\n"
+    "                         or threadIdx*K+r (consecutive)\n"
+    "  -kernel NAME           coarsen this kernel, annotated or not (repeatable)\n"
+    "  -o FILE                write the result to FILE (default and `-`: standard output)\n"
+    "  -i                     rewrite FILE.cu in place\n"
+    "  -no-promote            do not promote shared-memory re-reads to registers\n"
+    "  -report                print a remark for each promotion decision\n"
+    "  -skip-unsafe           leave kernels that cannot be coarsened unchanged, with a warning\n"
+    "  -check                 also emit the original kernels and route launches through the\n"
+    "                         differential-check runtime (TFUSE_CHECK=1 at run time)\n"
+    "  -dump-after PASS       print the state after PASS (parse, uniform) and stop\n"
+    "  -I DIR                 add an include directory for the parser\n"
+    "  -D NAME[=V]            define a macro for the parser\n"
+    "  -cuda-path DIR         CUDA installation (default /usr/local/cuda)\n"
+    "  -help                  print this help\n"
+    "  -version               print the version\n"
+    "\n"
+    "Pragma clauses: #pragma tfuse coarsen factor(K) dim(d) mode(m) mapping(p);\n"
+    "command-line options override them for every kernel.\n"
+    "Exit status: 0 success, 1 errors in the input, 2 usage errors.\n";
+
+const char *dim_name(int dim) { return dim == 0 ? "x" : dim == 1 ? "y" : "z"; }
+const char *mode_name(Mode m) { return m == MODE_BLOCK ? "block" : "thread"; }
+const char *mapping_name(Mapping m) { return m == MAP_STRIDE ? "stride" : "consecutive"; }
+
+static int usage_error(const char *fmt, const char *a, const char *b) {
+  fputs("tfuse: error: ", stderr);
+  fprintf(stderr, fmt, a, b);
+  fputs("\ntry 'tfuse --help' for usage\n", stderr);
+  return 2;
+}
+
+/* Parses a factor: a decimal integer from 1 to 1024. */
+static bool parse_factor(const char *s, int *out) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || v < 1 || v > 1024)
+    return false;
+  *out = (int)v;
+  return true;
+}
+
+bool params_set_dim(Params *p, const char *v) {
+  if (strcmp(v, "x") && strcmp(v, "y") && strcmp(v, "z"))
+    return false;
+  p->dim = v[0] - 'x';
+  p->set |= OPT_SET_DIM;
+  return true;
+}
+
+bool params_set_mode(Params *p, const char *v) {
+  if (!strcmp(v, "block"))
+    p->mode = MODE_BLOCK;
+  else if (!strcmp(v, "thread"))
+    p->mode = MODE_THREAD;
+  else
+    return false;
+  p->set |= OPT_SET_MODE;
+  return true;
+}
+
+bool params_set_mapping(Params *p, const char *v) {
+  if (!strcmp(v, "stride"))
+    p->mapping = MAP_STRIDE;
+  else if (!strcmp(v, "consecutive"))
+    p->mapping = MAP_CONSECUTIVE;
+  else
+    return false;
+  p->set |= OPT_SET_MAPPING;
+  return true;
+}
+
+bool params_set_factor(Params *p, const char *v) {
+  if (!parse_factor(v, &p->factor))
+    return false;
+  p->set |= OPT_SET_FACTOR;
+  return true;
+}
+
+int options_parse(Options *opt, int argc, char **argv, bool *done) {
+  *done = false;
+  opt->promote = true;
+  opt->cuda_path = TFUSE_DEFAULT_CUDA_PATH;
+  opt->cli.factor = 2;
+  for (int i = 1; i < argc; i++) {
+    char *arg = argv[i];
+    if (!strcmp(arg, "--")) {
+      for (i++; i < argc; i++)
+        vec_push(&opt->clang_args, argv[i]);
+      break;
+    }
+    if (arg[0] != '-' || !strcmp(arg, "-")) {
+      if (opt->input)
+        return usage_error("more than one input file ('%s' and '%s')", opt->input, arg);
+      opt->input = arg;
+      continue;
+    }
+    /* Normalize: strip one or two dashes, split `name=value`. */
+    const char *name = arg + 1 + (arg[1] == '-');
+    char namebuf[64];
+    const char *value = NULL;
+    const char *eq = strchr(name, '=');
+    if (eq && (size_t)(eq - name) < sizeof namebuf) {
+      memcpy(namebuf, name, (size_t)(eq - name));
+      namebuf[eq - name] = 0;
+      value = eq + 1;
+      name = namebuf;
+    }
+    /* -Ifoo and -DFOO=1 glued forms. */
+    if ((arg[1] == 'I' || arg[1] == 'D') && arg[2]) {
+      vec_push(&opt->clang_args, arg);
+      continue;
+    }
+
+#define FLAG(s) (!strcmp(name, s))
+#define NEED_VALUE()                                                           \
+  do {                                                                         \
+    if (!value) {                                                              \
+      if (i + 1 >= argc)                                                       \
+        return usage_error("option '%s' needs a value%s", arg, "");            \
+      value = argv[++i];                                                       \
+    }                                                                          \
+  } while (0)
+
+    if (FLAG("help") || FLAG("h")) {
+      fputs(usage_text, stdout);
+      *done = true;
+      return 0;
+    } else if (FLAG("version")) {
+      printf("tfuse version %s\n", TFUSE_VERSION);
+      *done = true;
+      return 0;
+    } else if (FLAG("factor")) {
+      NEED_VALUE();
+      if (!params_set_factor(&opt->cli, value))
+        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024%s", value, "");
+    } else if (FLAG("dim")) {
+      NEED_VALUE();
+      if (!params_set_dim(&opt->cli, value))
+        return usage_error("invalid value '%s' for -dim: expected x, y or z%s", value, "");
+    } else if (FLAG("mode")) {
+      NEED_VALUE();
+      if (!params_set_mode(&opt->cli, value))
+        return usage_error("invalid value '%s' for -mode: expected block or thread%s", value, "");
+    } else if (FLAG("mapping")) {
+      NEED_VALUE();
+      if (!params_set_mapping(&opt->cli, value))
+        return usage_error("invalid value '%s' for -mapping: expected stride or consecutive%s", value, "");
+    } else if (FLAG("kernel")) {
+      NEED_VALUE();
+      vec_push(&opt->kernels, (void *)value);
+    } else if (FLAG("o")) {
+      NEED_VALUE();
+      opt->output = value;
+    } else if (FLAG("i")) {
+      opt->in_place = true;
+    } else if (FLAG("no-promote")) {
+      opt->promote = false;
+    } else if (FLAG("report")) {
+      opt->report = true;
+    } else if (FLAG("skip-unsafe")) {
+      opt->skip_unsafe = true;
+    } else if (FLAG("check")) {
+      opt->check = true;
+    } else if (FLAG("dump-after")) {
+      NEED_VALUE();
+      if (strcmp(value, "parse") && strcmp(value, "uniform"))
+        return usage_error("invalid value '%s' for -dump-after: expected parse or uniform%s", value, "");
+      opt->dump_after = value;
+    } else if (FLAG("I") || FLAG("D")) {
+      NEED_VALUE();
+      vec_push(&opt->clang_args, arena_printf("-%s%s", name, value));
+    } else if (FLAG("cuda-path")) {
+      NEED_VALUE();
+      opt->cuda_path = value;
+    } else {
+      return usage_error("unknown option '%s'%s", arg, "");
+    }
+#undef FLAG
+#undef NEED_VALUE
+  }
+  if (!opt->input)
+    return usage_error("no input file%s%s", "", "");
+  if (opt->in_place && opt->output)
+    return usage_error("-i and -o cannot be used together%s%s", "", "");
+  if (opt->in_place)
+    opt->output = opt->input;
+  return 0;
+}

@@ -1,0 +1,90 @@
+/* The main input file: its text and offset <-> line/column mapping. */
+#include "tfuse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+bool source_load(Source *src, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    error_plain("cannot open '%s': %s", path, strerror(errno));
+    return false;
+  }
+  Buf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    buf_add(&b, chunk, n);
+  bool bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    error_plain("cannot read '%s'", path);
+    buf_free(&b);
+    return false;
+  }
+  src->path = path;
+  src->len = b.len;
+  src->text = arena_strndup(b.data ? b.data : "", b.len);
+  buf_free(&b);
+
+  int cap = 1;
+  for (size_t i = 0; i < src->len; i++)
+    cap += src->text[i] == '\n';
+  src->line_start = arena_alloc(sizeof(unsigned) * (size_t)(cap + 1));
+  src->nlines = 0;
+  src->line_start[src->nlines++] = 0;
+  for (size_t i = 0; i < src->len; i++)
+    if (src->text[i] == '\n')
+      src->line_start[src->nlines++] = (unsigned)i + 1;
+  return true;
+}
+
+void source_linecol(const Source *src, unsigned off, int *line, int *col) {
+  int lo = 0, hi = src->nlines - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (src->line_start[mid] <= off)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  *line = lo + 1;
+  *col = (int)(off - src->line_start[lo]) + 1;
+}
+
+const char *source_line(const Source *src, unsigned off, size_t *len) {
+  int line, col;
+  source_linecol(src, off, &line, &col);
+  const char *start = src->text + src->line_start[line - 1];
+  const char *end = memchr(start, '\n', src->len - (size_t)(start - src->text));
+  *len = end ? (size_t)(end - start) : src->len - (size_t)(start - src->text);
+  return start;
+}
+
+char *source_indent(const Source *src, unsigned off) {
+  size_t len;
+  const char *line = source_line(src, off, &len);
+  size_t n = 0;
+  while (n < len && (line[n] == ' ' || line[n] == '\t'))
+    n++;
+  return arena_strndup(line, n);
+}
+
+unsigned source_skip_space(const Source *src, unsigned off) {
+  const char *t = src->text;
+  while (off < src->len) {
+    if (t[off] == ' ' || t[off] == '\t' || t[off] == '\n' || t[off] == '\r') {
+      off++;
+    } else if (t[off] == '/' && off + 1 < src->len && t[off + 1] == '/') {
+      while (off < src->len && t[off] != '\n')
+        off++;
+    } else if (t[off] == '/' && off + 1 < src->len && t[off + 1] == '*') {
+      const char *e = strstr(t + off + 2, "*/");
+      off = e ? (unsigned)(e - t) + 2 : (unsigned)src->len;
+    } else {
+      break;
+    }
+  }
+  return off;
+}

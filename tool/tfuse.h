@@ -1,0 +1,317 @@
+/* tfuse internal header.  One section per file, named after it, as in
+ * chibicc.  libclang's CX* types appear only in passes/parse.c. */
+#ifndef TFUSE_H
+#define TFUSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ===================== tool/util.c ===================== */
+
+/* A growable byte buffer; text is always NUL-terminated. */
+typedef struct {
+  char *data;
+  size_t len, cap;
+} Buf;
+
+void buf_add(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *buf_take(Buf *b); /* returns data, leaves b empty */
+void buf_free(Buf *b);
+
+/* A pointer vector. */
+typedef struct {
+  void **items;
+  int len, cap;
+} Vec;
+
+void vec_push(Vec *v, void *p);
+void vec_free(Vec *v);
+
+/* All allocations of one run live in one arena and are freed at exit. */
+void *arena_alloc(size_t n); /* zeroed */
+char *arena_strdup(const char *s);
+char *arena_strndup(const char *s, size_t n);
+char *arena_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void arena_free_all(void);
+
+/* ===================== tool/source.c ===================== */
+
+/* The main input file's text and a line table. */
+typedef struct {
+  const char *path;
+  char *text;
+  size_t len;
+  unsigned *line_start; /* offsets of line starts */
+  int nlines;
+} Source;
+
+bool source_load(Source *src, const char *path);
+void source_linecol(const Source *src, unsigned off, int *line, int *col);
+/* The line containing off, without its newline. */
+const char *source_line(const Source *src, unsigned off, size_t *len);
+/* Whitespace at the start of the line containing off. */
+char *source_indent(const Source *src, unsigned off);
+/* Offset of the first non-blank, non-comment byte at or after off (or len). */
+unsigned source_skip_space(const Source *src, unsigned off);
+
+/* ===================== tool/diag.c ===================== */
+
+/* Diagnostics print `file:line:col: error: message`, the source line and a
+ * caret, cproc/chibicc style.  error_count() decides the exit status. */
+void diag_init(const Source *src);
+void error_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void warning_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void note_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void remark_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* `tfuse: error: ...` with no location. */
+void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int error_count(void);
+/* While muted (the -skip-unsafe trial of one kernel), errors are counted
+ * but the text is kept for a later warning instead of being printed. */
+void diag_begin_trial(void);
+int diag_end_trial(char **first_message, unsigned *first_off);
+
+/* ===================== tool/edit.c ===================== */
+
+/* Passes never write files.  They record edits against the input text and
+ * this module applies them, rejecting overlaps. */
+typedef struct {
+  unsigned off, len; /* replaced range of the input */
+  char *text;        /* replacement */
+  int seq;           /* insertion order: ties at one offset keep it */
+} Edit;
+
+typedef struct {
+  Vec edits;
+} EditList;
+
+void edit_replace(EditList *el, unsigned off, unsigned len, const char *text);
+void edit_insert(EditList *el, unsigned off, const char *text);
+/* Applies all edits to src; returns NULL (after an error) on overlap. */
+char *edit_apply(EditList *el, const Source *src, size_t *out_len);
+/* Writes data to path atomically (temporary file in the same folder, then
+ * rename); "-" is stdout.  Returns false after printing an error. */
+bool edit_write_file(const char *path, const char *data, size_t len);
+
+/* ===================== tool/options.c ===================== */
+
+typedef enum { MODE_BLOCK, MODE_THREAD } Mode;
+typedef enum { MAP_STRIDE, MAP_CONSECUTIVE } Mapping;
+
+/* Per-kernel coarsening parameters; `set` bits say which were given. */
+typedef struct {
+  int factor;
+  int dim; /* 0 = x, 1 = y, 2 = z */
+  Mode mode;
+  Mapping mapping;
+  unsigned set; /* OPT_SET_* */
+} Params;
+
+enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8 };
+
+typedef struct {
+  const char *input;
+  const char *output; /* NULL: stdout */
+  bool in_place;
+  bool promote;
+  bool report;
+  bool skip_unsafe;
+  bool check;
+  const char *dump_after; /* pass name or NULL */
+  Params cli;             /* from the command line; overrides pragmas */
+  Vec kernels;            /* char*: -kernel NAME */
+  Vec clang_args;         /* char*: -I, -D, and everything after -- */
+  const char *cuda_path;
+} Options;
+
+/* Returns 0 to go on, or an exit status (0 for --help, 2 for misuse). */
+int options_parse(Options *opt, int argc, char **argv, bool *done);
+const char *dim_name(int dim);
+bool params_set_factor(Params *p, const char *v);
+bool params_set_dim(Params *p, const char *v);
+bool params_set_mode(Params *p, const char *v);
+bool params_set_mapping(Params *p, const char *v);
+const char *mode_name(Mode m);
+const char *mapping_name(Mapping m);
+
+/* ===================== passes/parse.c ===================== */
+
+/* Our own syntax tree, built from libclang's cursors so that the passes
+ * are plain C.  Offsets are byte offsets in the main file (the expansion
+ * location for macro-expanded code); `end` is exclusive. */
+typedef enum {
+#define X(name) name,
+#include "nodekinds.def"
+#undef X
+} NodeKind;
+
+typedef enum { BI_NONE, BI_THREADIDX, BI_BLOCKIDX, BI_BLOCKDIM, BI_GRIDDIM } Builtin;
+
+typedef enum {
+  SYM_LOCAL,   /* local variable of a kernel or device function */
+  SYM_PARAM,   /* parameter */
+  SYM_SHARED,  /* __shared__ variable (local or global scope) */
+  SYM_GLOBAL,  /* __device__/__constant__/other namespace-scope variable */
+  SYM_FUNC,    /* function */
+  SYM_BUILTIN, /* threadIdx, blockIdx, blockDim, gridDim, warpSize */
+  SYM_OTHER,   /* enumerator, type, template parameter, ... */
+} SymKind;
+
+typedef struct Node Node;
+typedef struct Sym Sym;
+
+struct Sym {
+  SymKind kind;
+  char *name;
+  char *usr;
+  unsigned decl_off; /* offset of the declaring name in the main file, or ~0u */
+  bool in_main_file;
+  bool in_system_header;
+  bool is_array, is_pointer, is_reference, is_volatile, is_const;
+  bool is_extern; /* extern __shared__ */
+  bool is_global_fn, is_device_fn;
+  Node *body;       /* SYM_FUNC: definition body if seen */
+  Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
+  unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
+  int nparams;
+  /* Analysis state (reset per kernel). */
+  bool varying;     /* uniform.c: may differ between the K copies */
+  bool addr_taken;
+  int decl_depth;   /* uniform.c: varying-control depth at the declaration */
+  int region;       /* fuse.c: predicate region at the declaration */
+  char **copy_names; /* fuse.c: per-copy names */
+  bool promoted;    /* promote.c */
+};
+
+struct Node {
+  NodeKind kind;
+  unsigned begin, end; /* extent in the main file */
+  unsigned loc;        /* the cursor's own location (the name for decls) */
+  bool in_macro;       /* spelled inside a macro expansion */
+  int op;              /* N_BINOP/N_ASSIGN/N_UNOP: Op */
+  Builtin bi;          /* N_BUILTIN */
+  int bi_dim;          /* N_BUILTIN: 0..2 */
+  char *spelling;
+  Sym *sym;            /* N_VAR, N_PARAM, N_DECL_REF, N_CALL (callee), N_FUNC */
+  Node *parent;
+  Node **kid;
+  int nkid;
+  /* N_CALL of a kernel launch: the configuration node (kid[1]). */
+  bool is_launch;
+  bool arrow;          /* N_MEMBER: `->` */
+  bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */
+  /* Parts of control statements (parse.c fills them from the text). */
+  Node *cond, *then, *els, *init, *inc, *body;
+  unsigned rparen;     /* N_IF/N_FOR/N_WHILE/N_SWITCH: offset of the `)` */
+  /* uniform.c results */
+  bool varying;        /* expression value or statement may differ by copy */
+  bool has_vreturn;    /* contains a varying return */
+  bool loop_varying;   /* loop/if/switch whose control differs by copy */
+  int ucount;          /* uniform.c: fixpoint bookkeeping */
+};
+
+typedef enum {
+  OP_NONE,
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_REM, OP_SHL, OP_SHR,
+  OP_LT, OP_GT, OP_LE, OP_GE, OP_EQ, OP_NE,
+  OP_AND, OP_XOR, OP_OR, OP_LAND, OP_LOR,
+  OP_ASSIGN, OP_MUL_ASSIGN, OP_DIV_ASSIGN, OP_REM_ASSIGN, OP_ADD_ASSIGN,
+  OP_SUB_ASSIGN, OP_SHL_ASSIGN, OP_SHR_ASSIGN, OP_AND_ASSIGN, OP_XOR_ASSIGN,
+  OP_OR_ASSIGN, OP_COMMA,
+  OP_POST_INC, OP_POST_DEC, OP_PRE_INC, OP_PRE_DEC, OP_ADDR, OP_DEREF,
+  OP_PLUS, OP_MINUS, OP_NOT, OP_LNOT, OP_OTHER,
+} Op;
+
+typedef struct Kernel Kernel;
+
+/* A parsed input: the kernels, launches and every other function. */
+typedef struct {
+  Source *src;
+  Vec functions;  /* Node* N_FUNC with bodies, defined in the main file */
+  Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes), main file */
+  Vec launches;   /* Node* N_CALL with is_launch */
+  Vec idents;     /* char*: every identifier spelled in the main file */
+  void *impl;     /* libclang state, private to parse.c */
+} Unit;
+
+/* Parses the input with libclang; forwards the compiler's errors.  Returns
+ * false when the file could not be parsed. */
+bool parse_unit(Unit *u, Source *src, const Options *opt);
+void parse_dispose(Unit *u);
+bool unit_has_ident(const Unit *u, const char *name);
+/* Offset just past the bracket matching the one at `open`, skipping
+ * comments and literals; returns `limit` if unmatched. */
+unsigned text_match(const Source *src, unsigned open, unsigned limit);
+/* A statement's end including its `;` (expression statements exclude it). */
+unsigned stmt_end(const Source *src, const Node *n);
+/* Dumps a node tree (for --dump-after=parse). */
+void node_dump(const Unit *u, const Node *n, int depth, Buf *out);
+
+/* ===================== passes/annotate.c ===================== */
+
+struct Kernel {
+  Node *fn;        /* N_FUNC (or N_FUNC_TEMPLATE) definition */
+  Sym *sym;
+  Params p;        /* effective parameters */
+  unsigned pragma_off, pragma_len; /* the #pragma line, if annotated */
+  bool annotated;
+  /* filled by later passes */
+  bool has_vreturn;
+  bool uses_grid_extent; /* block mode: needs the original grid extent */
+  Vec shared;      /* Sym* shared arrays referenced */
+  Vec promoted;    /* Sym* arrays promoted to registers (promote.c) */
+};
+
+/* Finds `#pragma tfuse coarsen` lines, matches them to kernels, merges
+ * pragma clauses with command-line options.  Returns the kernels to
+ * coarsen (Kernel*); reports located errors for bad pragmas. */
+void annotate_kernels(Unit *u, const Options *opt, Vec *kernels);
+
+/* ===================== passes/uniform.c ===================== */
+
+/* Decides, for one kernel, which variables, expressions and statements are
+ * varying (differ between the K copies) and which are uniform. */
+void uniform_analyze(Unit *u, Kernel *k);
+/* Seeds and substituted builtins for the kernel's mode. */
+bool builtin_is_seed(const Kernel *k, const Node *n);
+bool builtin_is_rescaled(const Kernel *k, const Node *n);
+/* Strips parentheses and implicit nodes. */
+Node *node_strip(Node *n);
+/* The local variable (or local array) a store writes, or NULL for memory. */
+Sym *node_store_target(Node *lhs);
+bool node_is_barrier(const Node *n);
+bool sym_is_pure_function(const Sym *fn);
+/* Index of a call's first argument among its children (after the callee). */
+int call_first_arg(const Node *call);
+bool expr_has_load(const Node *n);
+
+/* ===================== passes/legality.c ===================== */
+
+/* Reports located errors for kernels that cannot be coarsened correctly
+ * (DESIGN.md section 4).  Returns false if the kernel must be refused. */
+bool legality_check(Unit *u, Kernel *k);
+
+/* ===================== passes/promote.c ===================== */
+
+/* Register promotion of owner-computed shared arrays (DESIGN.md sec. 6). */
+void promote_analyze(Unit *u, Kernel *k, const Options *opt);
+
+/* ===================== passes/fuse.c ===================== */
+
+/* Rewrites the kernel's body (and signature) as K copies. */
+bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
+
+/* ===================== passes/launch.c ===================== */
+
+/* Rewrites every launch of the coarsened kernels in the file. */
+bool launch_rewrite(Unit *u, Vec *kernels, EditList *el);
+
+/* ===================== tool/prelude.c ===================== */
+
+extern const char tfuse_prelude_text[];
+
+#endif
