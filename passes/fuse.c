@@ -50,6 +50,7 @@ typedef struct {
 } Fuse;
 
 typedef struct {
+  Node *region_stmt; /* the predicated `if` that opened this region */
   char **pred;      /* per copy: a guard expression, or NULL for "true" */
   bool any_true;    /* some copy is known to be live here */
   bool live_active; /* copies may have returned: AND their live flags */
@@ -218,7 +219,7 @@ typedef struct {
   bool unsafe_load;   /* a load whose address depends on the copy */
   bool any_load;
   bool has_loop;
-  int min_region;     /* smallest region of a local written (INT_MAX: none) */
+  Vec written;        /* Sym*: locals written */
 } Facts;
 
 static void facts_rec(Fuse *F, Node *n, Facts *f) {
@@ -260,26 +261,57 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
   }
   if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
     Sym *t = node_store_target(n->kid[0]);
-    if (!t) {
+    if (!t)
       f->effects = true;
-    } else if (t->region < f->min_region) {
-      f->min_region = t->region;
-    }
+    else
+      vec_push(&f->written, t);
   }
   for (int i = 0; i < n->nkid; i++)
     facts_rec(F, n->kid[i], f);
 }
 
 static Facts facts_of(Fuse *F, Node *n) {
-  Facts f = {.min_region = 1 << 30};
+  Facts f = {0};
   if (n)
     facts_rec(F, n, &f);
   return f;
 }
 
-static bool facts_need_guard(const Facts *f, const Ctx *ctx) {
-  return f->effects || f->unsafe_load || f->has_loop || (f->any_load && !ctx->any_true) ||
-         f->min_region < ctx->region;
+static bool refs_outside(const Node *n, const Sym *s, unsigned b, unsigned e) {
+  if ((n->kind == N_DECL_REF) && n->sym == s && (n->loc < b || n->loc >= e))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (refs_outside(n->kid[i], s, b, e))
+      return true;
+  return false;
+}
+
+/* Whether an inactive copy may write `s` here without changing what its
+ * logical thread observes: true when every use of `s` lies inside the
+ * predicated statement and no loop between the declaration and that
+ * statement could carry the value into a later, active, iteration. */
+static bool write_is_confined(Fuse *F, const Sym *s, const Ctx *ctx) {
+  Node *stmt = ctx->region_stmt;
+  if (!stmt || s->kind == SYM_PARAM || s->addr_taken)
+    return false;
+  for (Node *p = stmt->parent; p; p = p->parent) {
+    if (p->kind == N_FOR || p->kind == N_WHILE || p->kind == N_DO)
+      return false;
+    if (p->begin <= s->decl_off && s->decl_off < p->end)
+      break;
+  }
+  return !refs_outside(F->k->fn->sym->body, s, stmt->begin, stmt->end);
+}
+
+static bool facts_need_guard(Fuse *F, const Facts *f, const Ctx *ctx) {
+  if (f->effects || f->unsafe_load || f->has_loop || (f->any_load && !ctx->any_true))
+    return true;
+  for (int i = 0; i < f->written.len; i++) {
+    Sym *s = f->written.items[i];
+    if (s->region < ctx->region && !write_is_confined(F, s, ctx))
+      return true;
+  }
+  return false;
 }
 
 /* ---- guards ---- */
@@ -455,8 +487,8 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
       for (int i = 0; i < vars.len; i++) {
         Node *v = vars.items[i];
         Facts f = facts_of(F, var_init(v));
-        f.min_region = 1 << 30; /* a declaration writes only itself */
-        if (nvary ? facts_need_guard(&f, ctx) : (f.any_load && !ctx->any_true))
+        f.written.len = 0; /* a declaration writes only itself */
+        if (nvary ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
           guard_init(F, v, nvary ? guard_of(F, ctx, r) : any_of(F, ctx), &extra);
       }
       piece(F, indent, render_ex(F, s, s->begin, end, r, 0, &extra));
@@ -482,8 +514,8 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
       int r = v->sym->varying ? c : -1;
       Vec extra = {0};
       Facts f = facts_of(F, var_init(v));
-      f.min_region = 1 << 30;
-      if (r >= 0 ? facts_need_guard(&f, ctx) : (f.any_load && !ctx->any_true))
+      f.written.len = 0;
+      if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
         guard_init(F, v, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), &extra);
       char *text = render_ex(F, v, from, v->end, r, 0, &extra);
       piece(F, indent, arena_printf("%s %s;", prefix, text));
@@ -501,7 +533,7 @@ static bool is_idempotent_store(Node *s) {
     return false;
   if (node_store_target(n->kid[0]))
     return false;
-  Facts f = {.min_region = 1 << 30};
+  Facts f = {0};
   facts_rec(NULL, n->kid[1], &f);
   return !f.effects && !contains_kind(n->kid[1], N_ASSIGN);
 }
@@ -548,6 +580,7 @@ static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
     inner.any_true = true;
     inner.live_active = false; /* the predicates already include the flags */
     inner.region = ctx->region + 1;
+    inner.region_stmt = s;
     emit_body(F, branch ? s->els : s->then, &inner, indent);
   }
   after_vreturn(s, ctx);
@@ -664,7 +697,7 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
     piece(F, indent, any ? arena_printf("if (%s) %s", any, text) : text);
     return;
   }
-  bool need = facts_need_guard(&f, ctx);
+  bool need = facts_need_guard(F, &f, ctx);
   for (int r = 0; r < F->K; r++)
     piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, render(F, s, r), indent));
 }
