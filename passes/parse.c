@@ -676,6 +676,11 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   vec_push(&args, arena_printf("--cuda-path=%s", opt->cuda_path));
   vec_push(&args, "-Wno-unknown-cuda-version");
   vec_push(&args, "-Wno-unknown-pragmas");
+  vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
+  if (opt->compdb_dir && !compdb_load_args(opt, &args)) {
+    vec_free(&args);
+    return false;
+  }
   for (int i = 0; i < opt->clang_args.len; i++)
     vec_push(&args, opt->clang_args.items[i]);
 

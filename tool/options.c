@@ -32,6 +32,8 @@ static const char usage_text[] =
     "  -I DIR                 add an include directory for the parser\n"
     "  -D NAME[=V]            define a macro for the parser\n"
     "  -cuda-path DIR         CUDA installation (default /usr/local/cuda)\n"
+    "  -p BUILD_DIR           take include paths, defines and -std for FILE from\n"
+    "                         BUILD_DIR/compile_commands.json\n"
     "  -help                  print this help\n"
     "  -version               print the version\n"
     "\n"
@@ -190,6 +192,9 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     } else if (FLAG("I") || FLAG("D")) {
       NEED_VALUE();
       vec_push(&opt->clang_args, arena_printf("-%s%s", name, value));
+    } else if (FLAG("p")) {
+      NEED_VALUE();
+      opt->compdb_dir = value;
     } else if (FLAG("cuda-path")) {
       NEED_VALUE();
       opt->cuda_path = value;

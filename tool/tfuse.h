@@ -126,6 +126,7 @@ typedef struct {
   Vec kernels;            /* char*: -kernel NAME */
   Vec clang_args;         /* char*: -I, -D, and everything after -- */
   const char *cuda_path;
+  const char *compdb_dir; /* -p BUILD_DIR */
 } Options;
 
 /* Returns 0 to go on, or an exit status (0 for --help, 2 for misuse). */
@@ -137,6 +138,12 @@ bool params_set_mode(Params *p, const char *v);
 bool params_set_mapping(Params *p, const char *v);
 const char *mode_name(Mode m);
 const char *mapping_name(Mapping m);
+
+/* ===================== tool/compdb.c ===================== */
+
+/* Appends the parser flags recorded for opt->input in
+ * opt->compdb_dir/compile_commands.json; false after an error. */
+bool compdb_load_args(const Options *opt, Vec *out);
 
 /* ===================== passes/parse.c ===================== */
 
