@@ -45,6 +45,7 @@ typedef struct {
   int K;
   Buf out;
   bool first;     /* the next piece follows a gap copied from the input */
+  const char *indent; /* indentation of a braced body's pieces, or NULL */
   int label_seq, pred_seq;
   bool failed;
 } Fuse;
@@ -367,6 +368,8 @@ static char *guarded(const char *g, const char *text, const char *indent) {
 
 static void emit_stmt(Fuse *F, Node *s, Ctx *ctx);
 
+static const char *indent_of(Fuse *F, Node *s) { return F->indent ? F->indent : source_indent(F->src, s->begin); }
+
 /* A body of a control statement: a compound as is, else braced. */
 static void emit_body(Fuse *F, Node *body, Ctx *ctx, const char *outer_indent) {
   F->first = true; /* the body follows its header on the same line */
@@ -374,11 +377,21 @@ static void emit_body(Fuse *F, Node *body, Ctx *ctx, const char *outer_indent) {
     emit_stmt(F, body, ctx);
     return;
   }
-  buf_puts(&F->out, "{\n");
+  /* `for (...)\n  stmt;` becomes `for (...) {\n  copies\n}`. */
+  while (F->out.len && (F->out.data[F->out.len - 1] == ' ' || F->out.data[F->out.len - 1] == '\n' ||
+                        F->out.data[F->out.len - 1] == '\t'))
+    F->out.data[--F->out.len] = 0;
+  const char *nl = strrchr(F->out.data ? F->out.data : "", '\n');
+  if (strstr(nl ? nl : (F->out.data ? F->out.data : ""), "//"))
+    buf_printf(&F->out, "\n%s", outer_indent); /* a line comment ends the header */
+  buf_puts(&F->out, " {\n");
   char *ind = arena_printf("%s  ", outer_indent);
   buf_puts(&F->out, ind);
   F->first = true;
+  const char *saved = F->indent;
+  F->indent = ind;
   emit_stmt(F, body, ctx);
+  F->indent = saved;
   buf_printf(&F->out, "\n%s}", outer_indent);
 }
 
@@ -400,7 +413,7 @@ static bool contains_kind(const Node *n, NodeKind k) {
 
 /* A varying loop or switch: K whole copies. */
 static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
-  const char *indent = source_indent(F->src, s->begin);
+  const char *indent = indent_of(F, s);
   int label = contains_kind(s, N_RETURN) ? ++F->label_seq : 0;
   if (s->has_vreturn)
     ctx->live_active = true;
@@ -468,7 +481,7 @@ static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end)
 }
 
 static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
-  const char *indent = source_indent(F->src, s->begin);
+  const char *indent = indent_of(F, s);
   Vec vars = {0};
   int nvary = 0;
   for (int i = 0; i < s->nkid; i++)
@@ -539,7 +552,7 @@ static bool is_idempotent_store(Node *s) {
 }
 
 static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
-  const char *indent = source_indent(F->src, s->begin);
+  const char *indent = indent_of(F, s);
   if (!s->loop_varying) {
     piece(F, indent, render_ex(F, s, s->begin, s->then->begin, -1, 0, NULL));
     emit_body(F, s->then, ctx, indent);
@@ -588,7 +601,7 @@ static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
 
 /* `prefix`: the text of `#pragma unroll` and the like before the loop. */
 static void emit_loop(Fuse *F, Node *s, Ctx *ctx, const char *prefix) {
-  const char *indent = source_indent(F->src, s->begin);
+  const char *indent = indent_of(F, s);
   if (s->loop_varying) {
     emit_replicated(F, s, ctx);
     return;
@@ -624,7 +637,7 @@ static void emit_loop(Fuse *F, Node *s, Ctx *ctx, const char *prefix) {
 }
 
 static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
-  const char *indent = source_indent(F->src, s->begin);
+  const char *indent = indent_of(F, s);
   switch (s->kind) {
   case N_COMPOUND: {
     piece(F, indent, "{");
