@@ -46,6 +46,7 @@ typedef struct {
   Buf out;
   bool first;     /* the next piece follows a gap copied from the input */
   const char *indent; /* indentation of a braced body's pieces, or NULL */
+  const char *body_head; /* a statement to put first in the next body */
   int label_seq, pred_seq;
   bool failed;
 } Fuse;
@@ -158,7 +159,7 @@ static int cmp_site(const void *a, const void *b) {
   if (x->off != y->off)
     return x->off < y->off ? -1 : 1;
   if ((x->len == 0) != (y->len == 0))
-    return x->len == 0 ? (x->seq < 0 ? 1 : -1) : (y->seq < 0 ? -1 : 1);
+    return x->len == 0 ? -1 : 1; /* an insertion goes before a replacement here */
   return x->seq - y->seq;
 }
 
@@ -377,6 +378,8 @@ static void emit_body(Fuse *F, Node *body, Ctx *ctx, const char *outer_indent) {
     emit_stmt(F, body, ctx);
     return;
   }
+  const char *head = F->body_head;
+  F->body_head = NULL;
   /* `for (...)\n  stmt;` becomes `for (...) {\n  copies\n}`. */
   while (F->out.len && (F->out.data[F->out.len - 1] == ' ' || F->out.data[F->out.len - 1] == '\n' ||
                         F->out.data[F->out.len - 1] == '\t'))
@@ -390,6 +393,10 @@ static void emit_body(Fuse *F, Node *body, Ctx *ctx, const char *outer_indent) {
   F->first = true;
   const char *saved = F->indent;
   F->indent = ind;
+  if (head) {
+    buf_puts(&F->out, head);
+    F->first = false;
+  }
   emit_stmt(F, body, ctx);
   F->indent = saved;
   buf_printf(&F->out, "\n%s}", outer_indent);
@@ -624,6 +631,14 @@ static void emit_loop(Fuse *F, Node *s, Ctx *ctx, const char *prefix) {
   } else {
     piece(F, indent, any ? arena_printf("if (%s) %s", any, head) : head);
   }
+  if (s->has_vreturn) {
+    /* The copies' returns no longer leave the loop: leave it once every
+     * copy has returned (a loop whose only exit is `return` would spin). */
+    Ctx live = *ctx;
+    live.live_active = true;
+    live.any_true = false;
+    F->body_head = arena_printf("if (!(%s)) break;", any_of(F, &live));
+  }
   emit_body(F, s->body, &inner, indent);
   if (s->kind == N_DO) {
     unsigned be = stmt_end(F->src, s->body);
@@ -641,6 +656,10 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
   switch (s->kind) {
   case N_COMPOUND: {
     piece(F, indent, "{");
+    if (F->body_head) {
+      buf_printf(&F->out, " %s", F->body_head);
+      F->body_head = NULL;
+    }
     unsigned pos = s->begin + 1;
     for (int i = 0; i < s->nkid; i++) {
       Node *k = s->kid[i];
@@ -733,17 +752,30 @@ static bool params_empty(const Source *src, Node *fn, unsigned close) {
   return q >= close || (close - q == 4 && !strncmp(src->text + q, "void", 4));
 }
 
+/* The original grid extent goes *first*: launches pass arguments by
+ * position, so a last parameter would collide with default arguments. */
 static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
   unsigned close = params_close(F->src, fn);
+  unsigned open = fn->loc;
+  while (F->src->text[open] != '(')
+    open++;
   const char *param = arena_printf("unsigned int __tf_grid_%s", dim_name(F->k->p.dim));
-  if (params_empty(F->src, fn, close)) {
-    unsigned p = fn->loc;
-    while (F->src->text[p] != '(')
-      p++;
-    edit_replace(el, p + 1, close - p - 1, param);
-  } else {
-    edit_insert(el, close, arena_printf(", %s", param));
+  if (params_empty(F->src, fn, close))
+    edit_replace(el, open + 1, close - open - 1, param);
+  else
+    edit_insert(el, open + 1, arena_printf("%s, ", param));
+}
+
+static void collect_outer_shared(Node *n, Node *body, Vec *out) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying &&
+      !(body->begin <= n->sym->decl_off && n->sym->decl_off < body->end)) {
+    for (int i = 0; i < out->len; i++)
+      if (out->items[i] == n->sym)
+        return;
+    vec_push(out, n->sym);
   }
+  for (int i = 0; i < n->nkid; i++)
+    collect_outer_shared(n->kid[i], body, out);
 }
 
 bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
@@ -785,6 +817,16 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   for (int r = 0; r < F.K; r++)
     if (strstr(F.out.data, arena_printf("__tf_live_%d", r)))
       buf_printf(&pro, "\n%sbool __tf_live_%d = true;", indent, r);
+  /* Shared arrays declared outside the kernel but replicated here get
+   * their copies at entry. */
+  Vec outer = {0};
+  collect_outer_shared(k->fn->sym->body, body, &outer);
+  for (int i = 0; i < outer.len; i++) {
+    Sym *sh = outer.items[i];
+    for (int r = 0; r < F.K; r++)
+      buf_printf(&pro, "\n%s__shared__ decltype(%s) %s;", indent, sh->name, copy_name(&F, sh, r));
+  }
+  vec_free(&outer);
   /* Parameters written per copy start as copies of the argument. */
   Node *fn = k->fn;
   for (int i = 0; i < fn->nkid; i++) {

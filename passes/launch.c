@@ -7,8 +7,8 @@
  * prelude, so grid and block may be ints, dim3 variables or dim3(...).
  *
  *   block mode:  k<<<g, b>>>(x);
- *            ->  { const dim3 __tf_grid = (g); k<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), b>>>(x,
- *                  ::tfuse_rt::grid_extent(__tf_grid, 0)); }
+ *            ->  { const dim3 __tf_grid = (g); k<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), b>>>(
+ *                  ::tfuse_rt::grid_extent(__tf_grid, 0), x); }
  *   thread mode: k<<<g, b>>>(x);
  *            ->  k<<<g, ::tfuse_rt::coarsen_block(b, 1, 4u, "k", "file.cu:12")>>>(x);
  */
@@ -142,17 +142,40 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, EditList *el) {
   unsigned rp = text_match(src, lp, call->end) - 1;
   buf_add(&b, t + ce, lp + 1 - ce);
   bool no_args = source_skip_space(src, lp + 1) >= rp;
-  buf_add(&b, t + lp + 1, rp - lp - 1);
-  buf_printf(&b, "%s::tfuse_rt::grid_extent(__tf_grid, %d)", no_args ? "" : ", ", d);
-  buf_add(&b, t + rp, call->end - rp);
+  buf_printf(&b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, no_args ? "" : ", ");
+  buf_add(&b, t + lp + 1, call->end - lp - 1);
   buf_puts(&b, "; }");
   edit_replace(el, call->begin, end - call->begin, b.data);
   buf_free(&b);
   return true;
 }
 
+/* Any use of a kernel's name other than as the callee of a launch (taking
+ * its address for cudaLaunchKernel, say) would escape the rescaling. */
+static bool check_other_uses(Unit *u, Node *n, Vec *kernels, Node *launch_callee) {
+  bool ok = true;
+  if (n->kind == N_CALL && n->is_launch && n->nkid > 0)
+    launch_callee = node_strip(n->kid[0]);
+  if (n->kind == N_DECL_REF && n != launch_callee)
+    for (int j = 0; j < kernels->len; j++) {
+      Kernel *k = kernels->items[j];
+      if (n->sym == k->sym && k->p.factor > 1) {
+        error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch; tfuse cannot rescale such a "
+                           "launch, so it refuses to coarsen the kernel", k->sym->name);
+        ok = false;
+      }
+    }
+  for (int i = 0; i < n->nkid; i++)
+    ok &= check_other_uses(u, n->kid[i], kernels, n->kind == N_CALL && n->is_launch ? launch_callee : (i == 0 ? launch_callee : NULL));
+  return ok;
+}
+
 bool launch_rewrite(Unit *u, Vec *kernels, EditList *el) {
   bool ok = true;
+  for (int i = 0; i < u->functions.len; i++)
+    ok &= check_other_uses(u, u->functions.items[i], kernels, NULL);
+  if (!ok)
+    return false;
   for (int i = 0; i < u->launches.len; i++) {
     Node *call = u->launches.items[i];
     for (int j = 0; j < kernels->len; j++) {

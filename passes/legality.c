@@ -132,7 +132,7 @@ static void walk(Legal *L, Node *n) {
              n->sym->name, "");
     } else if (n->sym && n->sym->kind == SYM_FUNC && n->sym->body) {
       check_callee(L, n, n->sym);
-    } else if (!n->sym) {
+    } else if (!n->sym && !call_is_construct(n)) {
       refuse(L, n->begin, "call through a pointer or of unknown function: tfuse cannot see what it does%s%s", "", "");
     }
     break;
@@ -151,6 +151,12 @@ static void walk(Legal *L, Node *n) {
       if (hit)
         refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z", nm,
                nm);
+    } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && n->sym->is_extern && !n->sym->reported) {
+      n->sym->reported = true; /* reported once */
+      refuse(L, n->sym->decl_off != ~0u ? n->sym->decl_off : n->begin,
+             "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
+             "unknown to tfuse%s",
+             n->sym->name, "");
     } else if (n->sym && n->sym->varying && n->in_macro) {
       refuse(L, n->begin,
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
@@ -173,7 +179,7 @@ static void walk(Legal *L, Node *n) {
              "");
     if (n->sym->kind == SYM_LOCAL && n->sym->is_reference)
       refuse(L, n->loc, "local reference '%s' is not supported; use a pointer or a copy%s", n->sym->name, "");
-    if (n->sym->kind == SYM_SHARED && n->sym->varying && n->sym->is_extern)
+    if (0)
       refuse(L, n->loc,
              "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
              "unknown to tfuse%s",

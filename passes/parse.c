@@ -192,6 +192,8 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         out = !clang_isConstQualifiedType(clang_getPointeeType(pt));
       if (out)
         s->out_params |= 1u << i;
+      if (out && pt.kind != CXType_Pointer)
+        s->ref_params |= 1u << i;
     }
     s->is_global_fn = a.global;
     s->is_device_fn = a.device;
@@ -463,22 +465,27 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   n->begin = b;
   n->end = e < b ? b : e;
 
-  /* The cursor's own location; for a name written in a macro argument the
-   * file location is the argument's text, which can still be rewritten. */
+  /* The cursor's own location.  A token spelled in a macro *argument* has
+   * its spelling in the file's own text at the use (spelling == file
+   * location), so it can still be rewritten there; a token of a macro
+   * *body* is spelled in the #define (or a header) and cannot. */
   CXSourceLocation loc = clang_getCursorLocation(c);
-  CXFile ef, ff;
-  unsigned eo, fo;
+  CXFile ef, sf, ff;
+  unsigned eo, so, fo;
   clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+  clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
   clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
-  bool fmain = ff && clang_File_isEqual(ff, im->main_file);
-  n->loc = fmain ? fo : eo;
-  n->in_macro = !fmain || fo != eo;
-  if (n->in_macro && fmain) {
-    /* A macro argument: rewritable when the text there is the name. */
+  bool smain = sf && clang_File_isEqual(sf, im->main_file);
+  bool lmain = ef && clang_File_isEqual(ef, im->main_file);
+  n->loc = eo;
+  n->in_macro = !(smain && lmain && so == eo);
+  if (n->in_macro && smain && ff && clang_File_isEqual(ff, im->main_file) && so == fo) {
     char *sp = take_string(clang_getCursorSpelling(c));
     size_t len = strlen(sp);
-    if (len && fo + len <= u->src->len && !memcmp(u->src->text + fo, sp, len))
-      n->in_macro = false;
+    if (len && so + len <= u->src->len && !memcmp(u->src->text + so, sp, len)) {
+      n->in_macro = false; /* a macro argument */
+      n->loc = so;
+    }
   }
 
   switch (n->kind) {

@@ -219,6 +219,63 @@ static void note_write(UA *ua, Node *lhs, bool value_varying) {
 
 static bool visit(UA *ua, Node *n);
 
+/* `T(x)` in a template: a construction, not a call of unknown code. */
+bool call_is_construct(const Node *call) {
+  return !call->sym && (call->nkid == 0 || call->kid[0]->kind == N_TYPE_REF);
+}
+
+/* Locals written inside a statement that is emitted once per copy are
+ * written once per copy: they must have a copy each (`in[j++]`). */
+static void writes_per_copy(UA *ua, Node *n) {
+  if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
+    Sym *t = node_store_target(n->kid[0]);
+    if (t)
+      make_varying(ua, t);
+  }
+  for (int i = 0; i < n->nkid; i++)
+    writes_per_copy(ua, n->kid[i]);
+}
+
+static bool has_per_copy_effect(const Node *n) {
+  if (n->kind == N_CALL && !node_is_barrier(n) && !(n->sym ? sym_is_pure_function(n->sym) : call_is_construct(n)))
+    return true;
+  if (n->kind == N_ASSIGN && n->op != OP_ASSIGN && !node_store_target(n->kid[0]))
+    return true;
+  if (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC && !node_store_target(n->kid[0]))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (has_per_copy_effect(n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool is_stmt_kind(NodeKind k) {
+  switch (k) {
+  case N_COMPOUND: case N_DECL_STMT: case N_IF: case N_FOR: case N_WHILE: case N_DO: case N_SWITCH:
+  case N_CASE: case N_RETURN: case N_BREAK: case N_CONTINUE: case N_GOTO: case N_LABEL: case N_ASM:
+  case N_NULL_STMT: case N_ATTRIBUTED:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* After visiting a statement: an expression statement (or declaration)
+ * that will be emitted per copy makes the locals it writes per copy. */
+static void settle_statement(UA *ua, Node *s) {
+  if (s->kind == N_DECL_STMT) {
+    for (int i = 0; i < s->nkid; i++)
+      if (s->kid[i]->kind == N_VAR && s->kid[i]->sym->varying)
+        for (int j = 0; j < s->kid[i]->nkid; j++)
+          writes_per_copy(ua, s->kid[i]->kid[j]);
+    return;
+  }
+  if (is_stmt_kind(s->kind))
+    return;
+  if (s->varying || has_per_copy_effect(s))
+    writes_per_copy(ua, s);
+}
+
 int call_first_arg(const Node *call) {
   if (call->nkid == 0)
     return 0;
@@ -272,8 +329,10 @@ static bool visit_loop(UA *ua, Node *n) {
     v |= visit(ua, n->inc);
   if (cv)
     set_loop_varying(ua, n);
-  if (n->body)
+  if (n->body) {
     v |= visit(ua, n->body);
+    settle_statement(ua, n->body);
+  }
   ua->nloops--;
   ua->depth = saved;
   if (n->loop_varying)
@@ -288,6 +347,7 @@ static bool visit(UA *ua, Node *n) {
   case N_COMPOUND:
     for (int i = 0; i < n->nkid; i++) {
       v |= visit(ua, n->kid[i]);
+      settle_statement(ua, n->kid[i]);
       if (n->kid[i]->has_vreturn)
         ua->ret_bump = 1;
     }
@@ -310,10 +370,14 @@ static bool visit(UA *ua, Node *n) {
     int saved = ua->depth;
     if (n->loop_varying)
       ua->depth++;
-    if (n->then)
+    if (n->then) {
       v |= visit(ua, n->then);
-    if (n->els)
+      settle_statement(ua, n->then);
+    }
+    if (n->els) {
       v |= visit(ua, n->els);
+      settle_statement(ua, n->els);
+    }
     ua->depth = saved;
     v |= n->loop_varying;
     break;
@@ -387,7 +451,7 @@ static bool visit(UA *ua, Node *n) {
   case N_CALL: {
     v = visit_kids(ua, n);
     Sym *fn = n->sym;
-    bool pure = fn && sym_is_pure_function(fn);
+    bool pure = fn ? sym_is_pure_function(fn) : call_is_construct(n);
     if (node_is_barrier(n))
       pure = true; /* uniform: legality keeps it in uniform control */
     if (!pure)
@@ -397,7 +461,9 @@ static bool visit(UA *ua, Node *n) {
     for (int i = first; i < n->nkid; i++) {
       Node *s = node_strip(n->kid[i]);
       int argi = i - first;
-      if (fn && argi < 32 && (fn->out_params >> argi & 1) && s->kind == N_DECL_REF && s->sym &&
+      /* Through a pointer parameter the callee writes memory, not the
+       * pointer variable; `&x` and arrays are handled where they appear. */
+      if (fn && argi < 32 && (fn->ref_params >> argi & 1) && s->kind == N_DECL_REF && s->sym &&
           (s->sym->kind == SYM_LOCAL || s->sym->kind == SYM_PARAM)) {
         s->sym->addr_taken = true;
         make_varying(ua, s->sym);

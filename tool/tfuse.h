@@ -184,6 +184,7 @@ struct Sym {
   Node *body;       /* SYM_FUNC: definition body if seen */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
+  unsigned ref_params; /* SYM_FUNC: bit i: parameter i is a non-const reference */
   int nparams;
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
@@ -192,6 +193,7 @@ struct Sym {
   int region;       /* fuse.c: predicate region at the declaration */
   char **copy_names; /* fuse.c: per-copy names */
   bool promoted;    /* promote.c */
+  bool reported;    /* legality.c: a refusal about it was printed */
 };
 
 struct Node {
@@ -294,6 +296,7 @@ bool node_is_barrier(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
 /* Index of a call's first argument among its children (after the callee). */
 int call_first_arg(const Node *call);
+bool call_is_construct(const Node *call);
 bool expr_has_load(const Node *n);
 
 /* ===================== passes/legality.c ===================== */

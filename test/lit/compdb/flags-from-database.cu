@@ -9,7 +9,7 @@
 // RUN: %nvcc-check -I%t/inc -DFACTOR=2 %t/out.cu
 #include "scale.h"
 // NODB: error: 'scale.h' file not found
-// CHECK-LABEL: __global__ void k(float *a, unsigned int __tf_grid_x)
+// CHECK-LABEL: __global__ void k(unsigned int __tf_grid_x, float *a)
 // CHECK: a[(blockIdx.x * 2) * blockDim.x + threadIdx.x] *= SCALE * FACTOR;
 // CHECK: if (__tf_ok_1) a[(blockIdx.x * 2 + 1) * blockDim.x + threadIdx.x] *= SCALE * FACTOR;
 #pragma tfuse coarsen
