@@ -122,3 +122,5 @@ config.substitutions.append(
 config.substitutions.append(("%nvcc", nvcc))
 config.substitutions.append(("%cuda-path", config.cuda_path or "/usr/local/cuda"))
 config.substitutions.append(("%tfuse", tfuse))
+config.substitutions.append(("%src-root", config.tfuse_src_root))
+config.substitutions.append(("%build-root", config.tfuse_obj_root))
