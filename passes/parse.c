@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct {
   CXIndex index;
@@ -670,6 +672,55 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
   }
 }
 
+/* The CUDA and C++ headers that clang includes before every CUDA file
+ * cost nearly all of a parse.  They are parsed once per parser
+ * configuration into a precompiled header in the user's cache
+ * ($TFUSE_CACHE_DIR, else $XDG_CACHE_HOME/tfuse, else ~/.cache/tfuse) and
+ * reused with -include-pch.  Any failure just means a plain parse;
+ * TFUSE_NO_PCH=1 turns the cache off. */
+static const char *preamble_pch(CXIndex index, Vec *args) {
+  if (getenv("TFUSE_NO_PCH"))
+    return NULL;
+  const char *dir = getenv("TFUSE_CACHE_DIR");
+  if (!dir || !*dir) {
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+      dir = arena_printf("%s/tfuse", xdg);
+    else if (home && *home)
+      dir = arena_printf("%s/.cache/tfuse", home);
+    else
+      return NULL;
+  }
+  CXString ver = clang_getClangVersion();
+  size_t h = hash_str(clang_getCString(ver));
+  clang_disposeString(ver);
+  for (int i = 0; i < args->len; i++)
+    h = h * 31 + hash_str(args->items[i]);
+  const char *path = arena_printf("%s/preamble-%016zx.pch", dir, h);
+  if (access(path, R_OK) == 0)
+    return path;
+  /* mkdir -p */
+  char *d = arena_strdup(dir);
+  for (char *p = d + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      mkdir(d, 0755);
+      *p = '/';
+    }
+  mkdir(d, 0755);
+  struct CXUnsavedFile empty = {"tfuse-preamble.cu", "", 0};
+  CXTranslationUnit tu = NULL;
+  if (clang_parseTranslationUnit2(index, "tfuse-preamble.cu", (const char *const *)args->items, args->len, &empty,
+                                  1, CXTranslationUnit_ForSerialization, &tu) != CXError_Success)
+    return NULL;
+  const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
+  bool ok = clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && rename(tmp, path) == 0;
+  clang_disposeTranslationUnit(tu);
+  if (!ok)
+    unlink(tmp);
+  return ok ? path : NULL;
+}
+
 bool parse_unit(Unit *u, Source *src, const Options *opt) {
   Impl *im = calloc(1, sizeof *im);
   u->impl = im;
@@ -692,9 +743,36 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
     vec_push(&args, opt->clang_args.items[i]);
 
   im->index = clang_createIndex(0, 0);
-  enum CXErrorCode ec = clang_parseTranslationUnit2(
-      im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
-      CXTranslationUnit_KeepGoing, &im->tu);
+  const char *pch = preamble_pch(im->index, &args);
+  enum CXErrorCode ec = CXError_Failure;
+  if (pch) {
+    vec_push(&args, "-include-pch");
+    vec_push(&args, (void *)pch);
+    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
+                                     CXTranslationUnit_KeepGoing, &im->tu);
+    args.len -= 2;
+    /* A stale or unusable cache: fall back to a plain parse. */
+    if (ec == CXError_Success && clang_getNumDiagnostics(im->tu) > 0) {
+      bool pch_problem = false;
+      for (unsigned i = 0; i < clang_getNumDiagnostics(im->tu); i++) {
+        CXDiagnostic d = clang_getDiagnostic(im->tu, i);
+        CXString m = clang_getDiagnosticSpelling(d);
+        if (strstr(clang_getCString(m), "precompiled") || strstr(clang_getCString(m), ".pch"))
+          pch_problem = true;
+        clang_disposeString(m);
+        clang_disposeDiagnostic(d);
+      }
+      if (pch_problem) {
+        clang_disposeTranslationUnit(im->tu);
+        im->tu = NULL;
+        unlink(pch);
+        ec = CXError_Failure;
+      }
+    }
+  }
+  if (ec != CXError_Success || !im->tu)
+    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
+                                     CXTranslationUnit_KeepGoing, &im->tu);
   vec_free(&args);
   if (ec != CXError_Success) {
     error_plain("%s '%s'", error_code_sentence(ec), src->path);
