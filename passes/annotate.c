@@ -168,8 +168,6 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
         fn = f;
     }
     if (!fn) {
-      int line, col;
-      source_linecol(src, pr->off, &line, &col);
       error_at(pr->off, "'#pragma tfuse coarsen' must be followed by a __global__ function definition");
       continue;
     }

@@ -477,6 +477,15 @@ static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
   return true;
 }
 
+/* Wraps the initializer of `var` for copy r (r < 0: the once-emitted
+ * uniform declarator) in a guard when an inactive copy could reach memory. */
+static void guard_declarator(Fuse *F, Node *var, int r, const Ctx *ctx, Vec *extra) {
+  Facts f = facts_of(F, var_init(var));
+  f.written.len = 0; /* a declaration writes only itself */
+  if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
+    guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), extra);
+}
+
 static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end) {
   const char *t = F->src->text;
   unsigned p = first->loc;
@@ -504,13 +513,8 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
     for (int c = 0; c < copies; c++) {
       int r = nvary ? c : -1;
       Vec extra = {0};
-      for (int i = 0; i < vars.len; i++) {
-        Node *v = vars.items[i];
-        Facts f = facts_of(F, var_init(v));
-        f.written.len = 0; /* a declaration writes only itself */
-        if (nvary ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
-          guard_init(F, v, nvary ? guard_of(F, ctx, r) : any_of(F, ctx), &extra);
-      }
+      for (int i = 0; i < vars.len; i++)
+        guard_declarator(F, vars.items[i], r, ctx, &extra);
       piece(F, indent, render_ex(F, s, s->begin, end, r, 0, &extra));
       vec_free(&extra);
     }
@@ -533,10 +537,7 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
     for (int c = 0; c < copies; c++) {
       int r = v->sym->varying ? c : -1;
       Vec extra = {0};
-      Facts f = facts_of(F, var_init(v));
-      f.written.len = 0;
-      if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
-        guard_init(F, v, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), &extra);
+      guard_declarator(F, v, r, ctx, &extra);
       char *text = render_ex(F, v, from, v->end, r, 0, &extra);
       piece(F, indent, arena_printf("%s %s;", prefix, text));
       vec_free(&extra);

@@ -152,11 +152,9 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, EditList *el) {
 
 /* Any use of a kernel's name other than as the callee of a launch (taking
  * its address for cudaLaunchKernel, say) would escape the rescaling. */
-static bool check_other_uses(Unit *u, Node *n, Vec *kernels, Node *launch_callee) {
+static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   bool ok = true;
-  if (n->kind == N_CALL && n->is_launch && n->nkid > 0)
-    launch_callee = node_strip(n->kid[0]);
-  if (n->kind == N_DECL_REF && n != launch_callee)
+  if (n->kind == N_DECL_REF)
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
       if (n->sym == k->sym && k->p.factor > 1) {
@@ -165,15 +163,16 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels, Node *launch_callee
         ok = false;
       }
     }
-  for (int i = 0; i < n->nkid; i++)
-    ok &= check_other_uses(u, n->kid[i], kernels, n->kind == N_CALL && n->is_launch ? launch_callee : (i == 0 ? launch_callee : NULL));
+  /* The callee of a launch (kid 0) is the one use that is rewritten. */
+  for (int i = n->is_launch ? 1 : 0; i < n->nkid; i++)
+    ok &= check_other_uses(u, n->kid[i], kernels);
   return ok;
 }
 
 bool launch_rewrite(Unit *u, Vec *kernels, EditList *el) {
   bool ok = true;
   for (int i = 0; i < u->functions.len; i++)
-    ok &= check_other_uses(u, u->functions.items[i], kernels, NULL);
+    ok &= check_other_uses(u, u->functions.items[i], kernels);
   if (!ok)
     return false;
   for (int i = 0; i < u->launches.len; i++) {

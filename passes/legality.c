@@ -12,6 +12,7 @@
  */
 #include "tfuse.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 typedef struct {
@@ -22,8 +23,12 @@ typedef struct {
   Vec stack;         /* device functions being visited (recursion) */
 } Legal;
 
-static void refuse(Legal *L, unsigned off, const char *fmt, const char *a, const char *b) {
-  error_at(off, fmt, a, b);
+static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void refuse(Legal *L, unsigned off, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  verror_at(off, fmt, ap);
+  va_end(ap);
   L->ok = false;
 }
 
@@ -75,7 +80,7 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     return;
   }
   if (n->kind == N_CALL && node_is_barrier(n)) {
-    refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy%s", fn->name, "");
+    refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy", fn->name);
     return;
   }
   if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body)
@@ -90,11 +95,11 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
 static void check_callee(Legal *L, Node *call, Sym *fn) {
   for (int i = 0; i < L->stack.len; i++)
     if (L->stack.items[i] == fn) {
-      refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse%s", fn->name, "");
+      refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse", fn->name);
       return;
     }
   if (fn == L->k->sym) {
-    refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse%s", fn->name, "");
+    refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse", fn->name);
     return;
   }
   if (L->stack.len > 64)
@@ -110,38 +115,35 @@ static void walk(Legal *L, Node *n) {
   switch (n->kind) {
   case N_CALL:
     if (n->is_launch) {
-      refuse(L, n->begin, "kernel launch inside a coarsened kernel is not supported%s%s", "", "");
+      refuse(L, n->begin, "kernel launch inside a coarsened kernel is not supported");
       break;
     }
     if (node_is_barrier(n)) {
       if (L->varying_ctl) {
         refuse(L, n->begin,
                "__syncthreads() under control that differs between the copies: the %s would need "
-               "different barriers%s",
-               thread ? "merged threads" : "merged blocks", "");
+               "different barriers", thread ? "merged threads" : "merged blocks");
         note_at(L->varying_ctl->begin, "this %s depends on the logical %s",
                 L->varying_ctl->kind == N_IF ? "condition" : "statement",
                 thread ? "thread index" : "block index");
       }
     } else if (n->sym && n->sym->name && n->sym->in_system_header &&
                !strncmp(n->sym->name, "__syncthreads_", 14)) {
-      refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes%s", n->sym->name, "");
+      refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes", n->sym->name);
     } else if (n->sym && n->sym->name && is_warp_sync_name(n->sym->name) && thread) {
       refuse(L, n->begin,
-             "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp%s",
-             n->sym->name, "");
+             "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp", n->sym->name);
     } else if (n->sym && n->sym->kind == SYM_FUNC && n->sym->body) {
       check_callee(L, n, n->sym);
     } else if (!n->sym && !call_is_construct(n)) {
-      refuse(L, n->begin, "call through a pointer or of unknown function: tfuse cannot see what it does%s%s", "", "");
+      refuse(L, n->begin, "call through a pointer or of unknown function: tfuse cannot see what it does");
     }
     break;
   case N_BUILTIN:
     if (n->in_macro && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0))
       refuse(L, n->begin,
              "%s inside a macro expansion: tfuse rewrites source text and cannot reach it; "
-             "expand the macro by hand%s",
-             builtin_name(n->bi), "");
+             "expand the macro by hand", builtin_name(n->bi));
     return;
   case N_DECL_REF:
     if (n->sym && n->sym->kind == SYM_BUILTIN && !(n->parent && n->parent->kind == N_BUILTIN)) {
@@ -155,13 +157,11 @@ static void walk(Legal *L, Node *n) {
       n->sym->reported = true; /* reported once */
       refuse(L, n->sym->decl_off != ~0u ? n->sym->decl_off : n->begin,
              "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
-             "unknown to tfuse%s",
-             n->sym->name, "");
+             "unknown to tfuse", n->sym->name);
     } else if (n->sym && n->sym->varying && n->in_macro) {
       refuse(L, n->begin,
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
-             "cannot reach; expand the macro by hand%s",
-             n->sym->name, "");
+             "cannot reach; expand the macro by hand", n->sym->name);
     } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && !thread && n->sym->is_array) {
       Node *p = n->parent;
       while (p && p->kind == N_UNEXPOSED)
@@ -169,25 +169,17 @@ static void walk(Legal *L, Node *n) {
       if (!p || p->kind != N_SUBSCRIPT)
         refuse(L, n->begin,
                "the address of __shared__ '%s' escapes; it must be replicated per logical block and "
-               "tfuse cannot follow the pointer%s",
-               n->sym->name, "");
+               "tfuse cannot follow the pointer", n->sym->name);
     }
     break;
   case N_VAR:
     if (n->sym->varying && n->in_macro)
-      refuse(L, n->loc, "'%s' differs between the copies but is declared inside a macro expansion%s", n->sym->name,
-             "");
+      refuse(L, n->loc, "'%s' differs between the copies but is declared inside a macro expansion", n->sym->name);
     if (n->sym->kind == SYM_LOCAL && n->sym->is_reference)
-      refuse(L, n->loc, "local reference '%s' is not supported; use a pointer or a copy%s", n->sym->name, "");
-    if (0)
-      refuse(L, n->loc,
-             "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
-             "unknown to tfuse%s",
-             n->sym->name, "");
+      refuse(L, n->loc, "local reference '%s' is not supported; use a pointer or a copy", n->sym->name);
     if (thread && n->sym->kind == SYM_SHARED && n->sym->is_volatile)
       refuse(L, n->loc,
-             "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split%s",
-             n->sym->name, "");
+             "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split", n->sym->name);
     break;
   case N_BINOP:
     if (thread && (n->op == OP_REM || n->op == OP_AND || n->op == OP_SHR || n->op == OP_DIV) && n->nkid == 2 &&
@@ -199,34 +191,31 @@ static void walk(Legal *L, Node *n) {
                   (len == 1 && n->op == OP_SHR && t[0] == '5');
       if (lane)
         refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
-                            "change which lanes form a warp%s%s", "", "");
+                            "change which lanes form a warp");
     }
     break;
   case N_GOTO:
   case N_LABEL:
-    refuse(L, n->begin, "goto and labels are not supported in a coarsened kernel%s%s", "", "");
+    refuse(L, n->begin, "goto and labels are not supported in a coarsened kernel");
     return;
   case N_ASM:
-    refuse(L, n->begin, "inline assembly is not supported in a coarsened kernel: tfuse cannot see what it reads%s%s",
-           "", "");
+    refuse(L, n->begin, "inline assembly is not supported in a coarsened kernel: tfuse cannot see what it reads");
     return;
   case N_LAMBDA:
-    refuse(L, n->begin, "lambdas are not supported in a coarsened kernel%s%s", "", "");
+    refuse(L, n->begin, "lambdas are not supported in a coarsened kernel");
     return;
   case N_IF:
   case N_SWITCH:
   case N_WHILE:
     if (n->has_init_stmt || (n->cond && n->cond->kind == N_VAR) ||
         (n->cond && n->cond->kind == N_DECL_STMT))
-      refuse(L, n->begin, "a declaration in a condition is not supported; declare the variable before%s%s", "",
-             "");
+      refuse(L, n->begin, "a declaration in a condition is not supported; declare the variable before");
     if (n->kind == N_SWITCH && !n->loop_varying && n->varying)
-      refuse(L, n->begin, "a switch on a uniform value whose cases differ between the copies is not supported%s%s",
-             "", "");
+      refuse(L, n->begin, "a switch on a uniform value whose cases differ between the copies is not supported");
     break;
   case N_OTHER:
     if (n->parent && (n->parent->kind == N_COMPOUND) && n->end > n->begin)
-      refuse(L, n->begin, "unsupported statement in a coarsened kernel%s%s", "", "");
+      refuse(L, n->begin, "unsupported statement in a coarsened kernel");
     break;
   default:
     break;
@@ -247,8 +236,6 @@ static void walk(Legal *L, Node *n) {
 
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
-  if (k->p.factor > 1 && k->p.mode == MODE_THREAD && k->p.factor > 1024)
-    refuse(&L, k->fn->loc, "factor too large%s%s", "", "");
   walk(&L, k->fn->sym->body);
   vec_free(&L.stack);
   return L.ok;

@@ -33,6 +33,11 @@ static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap)
 void error_at(unsigned off, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  verror_at(off, fmt, ap);
+  va_end(ap);
+}
+
+void verror_at(unsigned off, const char *fmt, va_list ap) {
   if (in_trial) {
     if (trial_errors++ == 0) {
       char buf[1024];
@@ -44,7 +49,6 @@ void error_at(unsigned off, const char *fmt, ...) {
     nerrors++;
     vreport(off, "error", fmt, ap);
   }
-  va_end(ap);
 }
 
 void warning_at(unsigned off, const char *fmt, ...) {

@@ -3,6 +3,7 @@
 #ifndef TFUSE_H
 #define TFUSE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +64,7 @@ unsigned source_skip_space(const Source *src, unsigned off);
  * caret, cproc/chibicc style.  error_count() decides the exit status. */
 void diag_init(const Source *src);
 void error_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void verror_at(unsigned off, const char *fmt, va_list ap);
 void warning_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void note_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void remark_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -120,7 +122,6 @@ typedef struct {
   bool promote;
   bool report;
   bool skip_unsafe;
-  bool check;
   const char *dump_after; /* pass name or NULL */
   Params cli;             /* from the command line; overrides pragmas */
   Vec kernels;            /* char*: -kernel NAME */
