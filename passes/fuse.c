@@ -113,8 +113,115 @@ static void add_site(Vec *sites, unsigned off, unsigned len, char *text) {
   vec_push(sites, s);
 }
 
+/* ---- register promotion (promote.c decides, this renders) ---- */
+
+static const char *promo_reg(Fuse *F, Promo *pr, int r) {
+  if (!pr->reg) {
+    int n = pr->per_copy ? F->K : 1;
+    pr->reg = arena_alloc(sizeof(char *) * (size_t)n);
+    bool clash = false;
+    for (int i = 0; i < n && !clash; i++)
+      clash = unit_has_ident(F->u, pr->per_copy ? arena_printf("%s_reg_%d", pr->arr->name, i)
+                                                : arena_printf("%s_reg", pr->arr->name));
+    for (int i = 0; i < n; i++)
+      pr->reg[i] = pr->per_copy ? (clash ? arena_printf("%s__tfreg%d", pr->arr->name, i)
+                                         : arena_printf("%s_reg_%d", pr->arr->name, i))
+                                : (clash ? arena_printf("%s__tfreg", pr->arr->name) : arena_printf("%s_reg", pr->arr->name));
+  }
+  return pr->reg[pr->per_copy ? r : 0];
+}
+
+/* `float A_reg_0, A_reg_1;` for a promoted array, or NULL. */
+static char *promo_decl(Fuse *F, Sym *arr) {
+  for (int i = 0; i < F->k->promoted.len; i++) {
+    Promo *pr = F->k->promoted.items[i];
+    if (pr->arr != arr)
+      continue;
+    Buf b = {0};
+    buf_printf(&b, "%s ", pr->arr->elem_type);
+    for (int r = 0; r < (pr->per_copy ? F->K : 1); r++)
+      buf_printf(&b, "%s%s", r ? ", " : "", promo_reg(F, pr, r));
+    buf_printf(&b, "; /* tfuse: %s of %s, kept in registers */", pr->per_copy ? "the copies' own elements" : "this thread's own element", pr->index_text);
+    char *t = arena_strdup(b.data);
+    buf_free(&b);
+    return t;
+  }
+  return NULL;
+}
+
+static Node *up_expr(Node *n) {
+  Node *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
+    p = p->parent;
+  return p;
+}
+
+static bool is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
+
+static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites);
+static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites);
+
+/* Adds the sites of a promoted access (a read, a store or an update) and
+ * returns true if `n`'s subtree is done. */
+static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
+  if (n->in_macro || n->begin < b || n->end > e)
+    return false;
+  if (n->kind == N_SUBSCRIPT) {
+    Node *p = up_expr(n);
+    if (p && ((p->kind == N_ASSIGN && node_strip(p->kid[0]) == n) || is_incdec(p)))
+      return false; /* the store is rewritten at its operator */
+    Promo *pr = promo_of_access(F->u, F->k, n);
+    if (!pr || (r < 0 && pr->per_copy))
+      return false; /* shared memory holds the same value */
+    add_site(sites, n->begin, n->end - n->begin, (char *)promo_reg(F, pr, r));
+    return true;
+  }
+  if (n->kind == N_ASSIGN && n->nkid == 2) {
+    Node *lhs = node_strip(n->kid[0]);
+    Promo *pr = promo_of_access(F->u, F->k, lhs);
+    if (!pr)
+      return false;
+    if (r < 0 && pr->per_copy) {
+      F->failed = true;
+      error_at(n->begin, "internal error: a promoted store in a statement emitted once");
+      return true;
+    }
+    /* `A[i] op= v` -> `A[i] = A_reg op= v`: the register, then shared. */
+    unsigned ob = n->kid[0]->end, oe = n->kid[1]->begin;
+    const char *t = F->src->text;
+    while (ob < oe && (t[ob] == ' ' || t[ob] == '\t' || t[ob] == '\n' || t[ob] == ')'))
+      ob++;
+    while (oe > ob && (t[oe - 1] == ' ' || t[oe - 1] == '\t' || t[oe - 1] == '\n' || t[oe - 1] == '('))
+      oe--;
+    add_site(sites, ob, oe - ob, arena_printf("= %s %.*s", promo_reg(F, pr, r), (int)(oe - ob), t + ob));
+    return false; /* the operands are rendered as usual */
+  }
+  if (is_incdec(n) && n->nkid == 1) {
+    Node *acc = node_strip(n->kid[0]);
+    Promo *pr = promo_of_access(F->u, F->k, acc);
+    if (!pr)
+      return false;
+    if (r < 0 && pr->per_copy) {
+      F->failed = true;
+      error_at(n->begin, "internal error: a promoted update in a statement emitted once");
+      return true;
+    }
+    Vec inner = {0};
+    for (int i = 0; i < acc->nkid; i++)
+      collect(F, acc->kid[i], acc->begin, acc->end, r, ret_label, &inner);
+    char *lhs = render_sites(F, acc->begin, acc->end, &inner);
+    vec_free(&inner);
+    const char *op = n->op == OP_PRE_INC || n->op == OP_POST_INC ? "++" : "--";
+    add_site(sites, n->begin, n->end - n->begin, arena_printf("(%s = %s%s)", lhs, op, promo_reg(F, pr, r)));
+    return true;
+  }
+  return false;
+}
+
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
   if (n->end > n->begin && (n->end <= b || n->begin >= e))
+    return;
+  if (F->k->promoted.len && collect_promoted(F, n, b, e, r, ret_label, sites))
     return;
   switch (n->kind) {
   case N_VAR:
@@ -163,18 +270,13 @@ static int cmp_site(const void *a, const void *b) {
   return x->seq - y->seq;
 }
 
-/* Text of [b, e) for copy r, with `extra` sites (insertions) merged. */
-static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int ret_label, Vec *extra) {
-  Vec sites = {0};
-  collect(F, root, b, e, r, ret_label, &sites);
-  if (extra)
-    for (int i = 0; i < extra->len; i++)
-      vec_push(&sites, extra->items[i]);
-  qsort(sites.items, (size_t)sites.len, sizeof(void *), cmp_site);
+/* Text of [b, e) with the sites spliced in (sorts `sites`). */
+static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites) {
+  qsort(sites->items, (size_t)sites->len, sizeof(void *), cmp_site);
   Buf out = {0};
   unsigned pos = b;
-  for (int i = 0; i < sites.len; i++) {
-    Site *s = sites.items[i];
+  for (int i = 0; i < sites->len; i++) {
+    Site *s = sites->items[i];
     if (s->off < pos)
       continue; /* nested in a replaced range */
     buf_add(&out, F->src->text + pos, s->off - pos);
@@ -183,9 +285,20 @@ static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int r
   }
   if (pos < e)
     buf_add(&out, F->src->text + pos, e - pos);
-  vec_free(&sites);
   char *res = arena_strdup(out.data ? out.data : "");
   buf_free(&out);
+  return res;
+}
+
+/* Text of [b, e) for copy r, with `extra` sites (insertions) merged. */
+static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int ret_label, Vec *extra) {
+  Vec sites = {0};
+  collect(F, root, b, e, r, ret_label, &sites);
+  if (extra)
+    for (int i = 0; i < extra->len; i++)
+      vec_push(&sites, extra->items[i]);
+  char *res = render_sites(F, b, e, &sites);
+  vec_free(&sites);
   return res;
 }
 
@@ -496,7 +609,20 @@ static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end)
   return arena_strndup(t + stmt->begin, p - stmt->begin);
 }
 
+static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
+
+/* A declaration, then the registers of the promoted arrays it declares. */
 static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
+  emit_decl_stmt_vars(F, s, ctx);
+  for (int i = 0; i < s->nkid; i++)
+    if (s->kid[i]->kind == N_VAR && s->kid[i]->sym && s->kid[i]->sym->promoted) {
+      char *decl = promo_decl(F, s->kid[i]->sym);
+      if (decl)
+        piece(F, indent_of(F, s), decl);
+    }
+}
+
+static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
   const char *indent = indent_of(F, s);
   Vec vars = {0};
   int nvary = 0;
@@ -779,6 +905,43 @@ static void collect_outer_shared(Node *n, Node *body, Vec *out) {
     collect_outer_shared(n->kid[i], body, out);
 }
 
+/* Thread mode: a block has 1/K of the original threads, so the kernel's
+ * `__launch_bounds__(N[, minBlocks])` becomes ceil(N/K).  Left at N, nvcc
+ * would budget registers for N threads (64 per thread at 1024) and spill
+ * the K copies' registers (Gauss-Jordan at K = 16: 3.4 KB of spills). */
+static void rescale_launch_bounds(Fuse *F, Node *fn, EditList *el) {
+  const char *t = F->src->text;
+  const char *kw = "__launch_bounds__";
+  size_t kwlen = strlen(kw);
+  for (unsigned p = fn->begin; p + kwlen < fn->loc; p++) {
+    if (strncmp(t + p, kw, kwlen) != 0)
+      continue;
+    unsigned open = source_skip_space(F->src, p + (unsigned)kwlen);
+    if (t[open] != '(')
+      return;
+    unsigned close = text_match(F->src, open, fn->loc) - 1;
+    unsigned a = source_skip_space(F->src, open + 1), e = a;
+    int depth = 0;
+    for (; e < close; e++) {
+      if (t[e] == '(' || t[e] == '[' || t[e] == '{')
+        depth++;
+      else if (t[e] == ')' || t[e] == ']' || t[e] == '}')
+        depth--;
+      else if (t[e] == ',' && depth == 0)
+        break;
+    }
+    while (e > a && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\n'))
+      e--;
+    char *arg = arena_strndup(t + a, e - a);
+    char *end;
+    long n = strtol(arg, &end, 10);
+    char *text = (*end == 0 && n > 0) ? arena_printf("%ld", (n + F->K - 1) / F->K)
+                                      : arena_printf("((%s) + %d - 1) / %d", arg, F->K, F->K);
+    edit_replace(el, a, e - a, text);
+    return;
+  }
+}
+
 bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   Fuse F = {.u = u, .k = k, .src = u->src, .K = k->p.factor};
   Node *body = k->fn->sym->body;
@@ -828,6 +991,12 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
       buf_printf(&pro, "\n%s__shared__ decltype(%s) %s;", indent, sh->name, copy_name(&F, sh, r));
   }
   vec_free(&outer);
+  /* Registers of promoted arrays declared outside the kernel. */
+  for (int i = 0; i < k->promoted.len; i++) {
+    Promo *pr = k->promoted.items[i];
+    if (!(body->begin <= pr->arr->decl_off && pr->arr->decl_off < body->end))
+      buf_printf(&pro, "\n%s%s", indent, promo_decl(&F, pr->arr));
+  }
   /* Parameters written per copy start as copies of the argument. */
   Node *fn = k->fn;
   for (int i = 0; i < fn->nkid; i++) {
@@ -846,6 +1015,8 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   buf_free(&pro);
   buf_free(&F.out);
 
+  if (k->p.mode == MODE_THREAD)
+    rescale_launch_bounds(&F, fn, el);
   if (k->p.mode == MODE_BLOCK) {
     add_grid_param(&F, fn, el);
     for (int i = 0; i < u->fn_decls.len; i++) {

@@ -174,8 +174,23 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     s->is_pointer = t.kind == CXType_Pointer;
     s->is_reference = t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
     CXType elem = t;
-    while (type_is_array(elem))
+    while (type_is_array(elem)) {
       elem = clang_getArrayElementType(elem);
+      s->rank++;
+    }
+    if (s->rank) {
+      CXString es = clang_getTypeSpelling(elem);
+      s->elem_type = arena_strdup(clang_getCString(es));
+      clang_disposeString(es);
+      CXType ce = clang_getCanonicalType(elem);
+      s->elem_scalar = (ce.kind >= CXType_Bool && ce.kind <= CXType_LongDouble) || ce.kind == CXType_Pointer ||
+                       ce.kind == CXType_Half || ce.kind == CXType_Float16 || ce.kind == CXType_Enum;
+    }
+    CXType ct = clang_getCanonicalType(t);
+    if ((ct.kind >= CXType_Char_U && ct.kind <= CXType_Int128) && clang_Type_getSizeOf(ct) > 0)
+      s->int_bytes = (int)clang_Type_getSizeOf(ct);
+    if (t.kind == CXType_Pointer)
+      s->pointee_const = clang_isConstQualifiedType(clang_getPointeeType(t));
     s->is_volatile = clang_isVolatileQualifiedType(elem) ||
                      (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
     s->is_const = clang_isConstQualifiedType(elem);
@@ -518,6 +533,15 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     break;
   }
 
+  if (clang_isExpression(ck)) {
+    CXType ct = clang_getCanonicalType(clang_getCursorType(c));
+    n->type_integral = (ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) || ct.kind == CXType_Enum;
+    if (ct.kind == CXType_Record) {
+      char *ts = take_string(clang_getTypeSpelling(ct));
+      n->type_dim3 = !strcmp(ts, "dim3") || !strcmp(ts, "uint3");
+    }
+  }
+
   BuildCtx bc = {u, n, {0}};
   clang_visitChildren(c, build_visit, &bc);
   n->kid = (Node **)bc.kids.items;
@@ -841,6 +865,8 @@ void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
     buf_puts(out, " varying-control");
   if (n->has_vreturn)
     buf_puts(out, " varying-return");
+  if (getenv("TFUSE_DUMP_TYPES") && (n->type_integral || n->type_dim3))
+    buf_puts(out, n->type_integral ? " (integral)" : " (dim3)");
   if (n->sym && (n->kind == N_VAR || n->kind == N_PARAM))
     buf_printf(out, " %s", n->sym->varying ? "[varying]" : "[uniform]");
   buf_puts(out, "\n");

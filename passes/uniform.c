@@ -500,8 +500,22 @@ static bool visit(UA *ua, Node *n) {
   return v;
 }
 
+/* Symbols keep per-kernel analysis state: a file-scope __shared__ array
+ * may belong to two kernels of different K. */
+static void reset_syms(Node *n) {
+  if (n->sym) {
+    Sym *s = n->sym;
+    s->varying = s->addr_taken = s->promoted = s->reported = false;
+    s->decl_depth = s->region = 0;
+    s->copy_names = NULL;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    reset_syms(n->kid[i]);
+}
+
 void uniform_analyze(Unit *u, Kernel *k) {
   UA ua = {.u = u, .k = k};
+  reset_syms(k->fn);
   Node *body = k->fn->sym->body;
   /* Parameters are uniform: every copy receives the same arguments. */
   int rounds = 0;

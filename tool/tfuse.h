@@ -181,6 +181,11 @@ struct Sym {
   bool in_system_header;
   bool is_array, is_pointer, is_reference, is_volatile, is_const;
   bool is_extern; /* extern __shared__ */
+  bool pointee_const; /* pointer to const */
+  int int_bytes;     /* integer variables: the size of the type */
+  int rank;          /* arrays: number of dimensions */
+  char *elem_type;   /* arrays: the element type as spelled */
+  bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
   bool is_global_fn, is_device_fn;
   Node *body;       /* SYM_FUNC: definition body if seen */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
@@ -214,6 +219,8 @@ struct Node {
   bool is_launch;
   bool arrow;          /* N_MEMBER: `->` */
   bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */
+  bool type_integral;  /* an expression of integer, bool or enum type */
+  bool type_dim3;      /* an expression of type dim3 (or uint3) */
   /* Parts of control statements (parse.c fills them from the text). */
   Node *cond, *then, *els, *init, *inc, *body;
   unsigned rparen;     /* N_IF/N_FOR/N_WHILE/N_SWITCH: offset of the `)` */
@@ -273,7 +280,7 @@ struct Kernel {
   bool has_vreturn;
   bool uses_grid_extent; /* block mode: needs the original grid extent */
   Vec shared;      /* Sym* shared arrays referenced */
-  Vec promoted;    /* Sym* arrays promoted to registers (promote.c) */
+  Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
 };
 
 /* Finds `#pragma tfuse coarsen` lines, matches them to kernels, merges
@@ -309,7 +316,18 @@ bool legality_check(Unit *u, Kernel *k);
 /* ===================== passes/promote.c ===================== */
 
 /* Register promotion of owner-computed shared arrays (DESIGN.md sec. 6). */
+typedef struct {
+  Sym *arr;
+  const void **keys; /* per dimension: the thread coordinate of the owner's index */
+  int *dims;         /* per dimension: the block dimension it runs along */
+  char *index_text;  /* the first store's access, for messages */
+  bool per_copy;     /* one register per copy (else one per thread) */
+  char **reg;        /* fuse.c: register names, per copy or [0] */
+} Promo;
+
 void promote_analyze(Unit *u, Kernel *k, const Options *opt);
+/* The promotion an element access is at the owner's index of, or NULL. */
+Promo *promo_of_access(Unit *u, Kernel *k, Node *acc);
 
 /* ===================== passes/fuse.c ===================== */
 
@@ -324,5 +342,7 @@ bool launch_rewrite(Unit *u, Vec *kernels, EditList *el);
 /* ===================== tool/prelude.c ===================== */
 
 extern const char tfuse_prelude_text[];
+/* The text of runtime/include/tfuse/check.h (emitted with -check). */
+extern const char tfuse_check_header_text[];
 
 #endif
