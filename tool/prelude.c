@@ -1,6 +1,11 @@
-/* The text of runtime/include/tfuse/prelude.h, embedded at build time. */
+/* The texts of runtime/include/tfuse/prelude.h and check.h, embedded at
+ * build time. */
 #include "tfuse.h"
 
 const char tfuse_prelude_text[] =
 #include "prelude.inc"
+    ;
+
+const char tfuse_check_header_text[] =
+#include "check.inc"
     ;

@@ -1,0 +1,513 @@
+/* tfuse check runtime: runs the original and the coarsened kernel of one
+ * launch on the same inputs and compares what they wrote.  The library
+ * behind <tfuse/check.h> (the header the output of `tfuse -check` contains);
+ * host C++ on the CUDA runtime and driver APIs.  It uses the program's
+ * CUDA runtime (nvcc links one into every program) and needs -lcuda.
+ *
+ * Contract, per checked launch (the emitted code calls, in this order):
+ *
+ *   tfuse_check_begin(kernel, site, stream)
+ *       synchronises the stream; an earlier CUDA error nobody read is
+ *       cleared with a warning, so that it is not taken for the original
+ *       launch's.  The first call registers the summary printed at exit and
+ *       reads TFUSE_CHECK_ULP and TFUSE_CHECK_FATAL.
+ *       Checked launches are serialised: from begin to coarsened_done one
+ *       host thread at a time.
+ *   tfuse_check_track(c, p, kind, elem_size, arg)      for each writable
+ *       pointer argument: finds the whole allocation containing p
+ *       (cuMemGetAddressRange) and snapshots it into a new device buffer,
+ *       once per allocation (two arguments in one allocation share it; the
+ *       first one names it and gives its element kind).  A null p is
+ *       skipped (nothing can be written through it).  A p the driver does
+ *       not know as device memory (pageable host memory, say) cannot be
+ *       snapshot: a warning, once per kernel, and the launch is counted as
+ *       unchecked; with TFUSE_CHECK_FATAL it is an error instead.
+ *   the original kernel runs
+ *   tfuse_check_original_done(c)
+ *       reports a launch or execution error; copies each tracked
+ *       allocation to host memory (what the original wrote: "expected")
+ *       and restores it from its snapshot.
+ *   the coarsened kernel runs
+ *   tfuse_check_coarsened_done(c)
+ *       reports a launch or execution error; copies each allocation to the
+ *       host and compares it with the expected copy, prints the mismatches,
+ *       frees everything.  The coarsened kernel's results stay in memory.
+ *
+ * An unchecked launch runs both kernels without snapshots: the coarsened
+ * kernel then writes over the original's results.
+ *
+ * Comparison: bitwise, element by element, where the elements of an
+ * allocation are laid out from the naming argument's pointer (element i is
+ * arg[i]; bytes before the first or after the last whole element compare
+ * bytewise).  With TFUSE_CHECK_ULP=N, float and double elements are equal
+ * when at most N units in the last place apart (bit patterns mapped to a
+ * monotonic integer order, so +0 == -0), and any two NaNs are equal; other
+ * kinds stay bitwise.
+ *
+ * Output, on stderr, every line starting with "tfuse-check: ":
+ *   mismatch: kernel 'K' launched at SITE: argument 'A' (allocation P, N
+ *       bytes), element I (byte offset B): original V (0xBITS), coarsened
+ *       V (0xBITS)                      -- at most 10 per launch, then
+ *     ... and N more mismatches in this launch
+ *   kernel 'K': N launches checked, N mismatches[, N unchecked]
+ *                                       -- at exit, per kernel, first-seen
+ *                                          order; mismatches count elements;
+ *                                          "1 launch", "1 mismatch" 
+ *   warning: ... / error: K at SITE: WHAT: CUDA ERROR STRING
+ *       a CUDA error (a failed launch, an allocation that fails) is fatal:
+ *       exit status 1.  TFUSE_CHECK_FATAL=1 (set, not empty, not "0") also
+ *       ends the program with status 1 after the first launch with a
+ *       mismatch, and at the first argument that cannot be snapshot.
+ *
+ * Values print as: float %.9g, double %.17g, other elements of 1, 2, 4 or
+ * 8 bytes as a signed little-endian integer and its hex, larger ones as 8
+ * of their bytes in hex, from the first that differs (the line says which);
+ * bytes outside whole elements as one hex byte each. */
+#include "../include/tfuse/check.h" /* no include path needed */
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#define MAX_MISMATCH_LINES 10
+
+/* ---- the TFUSE_CHECK flag ------------------------------------------------ */
+
+/* Set, not empty, and not "0". */
+static int env_flag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && v[0] && std::strcmp(v, "0") != 0;
+}
+
+int tfuse_check_enabled = -1; /* C linkage, from the header */
+
+extern "C" int tfuse_check_enabled_slow(void) {
+  if (tfuse_check_enabled < 0)
+    tfuse_check_enabled = env_flag("TFUSE_CHECK");
+  return tfuse_check_enabled;
+}
+
+/* Reads TFUSE_CHECK once, at program start, so that check_on() is one test. */
+namespace {
+struct ReadFlagAtStart {
+  ReadFlagAtStart() { tfuse_check_enabled_slow(); }
+} read_flag_at_start;
+} // namespace
+
+/* ---- per-kernel counts, the exit summary, settings ------------------------ */
+
+struct KernelStats {
+  const char *kernel;
+  unsigned long long checked, unchecked, mismatches;
+  bool warned_unchecked;
+};
+
+/* Plain arrays and flags, constant-initialised: usable from static
+ * initialisers and from the atexit handler. */
+static KernelStats *g_stats;
+static size_t g_nstats, g_capstats;
+static bool g_started;
+static bool g_fatal;
+static bool g_ulp_on;
+static unsigned long long g_ulp;
+static std::mutex g_lock;
+
+static const char *plural(unsigned long long n, const char *one, const char *many) {
+  return n == 1 ? one : many;
+}
+
+static void print_summary(void) {
+  for (size_t i = 0; i < g_nstats; i++) {
+    const KernelStats *s = &g_stats[i];
+    std::fprintf(stderr, "tfuse-check: kernel '%s': %llu %s checked, %llu %s", s->kernel,
+                 s->checked, plural(s->checked, "launch", "launches"), s->mismatches,
+                 plural(s->mismatches, "mismatch", "mismatches"));
+    if (s->unchecked)
+      std::fprintf(stderr, ", %llu unchecked", s->unchecked);
+    std::fputc('\n', stderr);
+  }
+  std::fflush(stderr);
+}
+
+static KernelStats *stats_for(const char *kernel) {
+  for (size_t i = 0; i < g_nstats; i++)
+    if (std::strcmp(g_stats[i].kernel, kernel) == 0)
+      return &g_stats[i];
+  if (g_nstats == g_capstats) {
+    size_t cap = g_capstats ? 2 * g_capstats : 16;
+    KernelStats *p = (KernelStats *)std::realloc(g_stats, cap * sizeof *p);
+    if (!p) {
+      std::fprintf(stderr, "tfuse-check: error: out of host memory\n");
+      std::exit(1);
+    }
+    g_stats = p;
+    g_capstats = cap;
+  }
+  KernelStats *s = &g_stats[g_nstats++];
+  std::memset(s, 0, sizeof *s);
+  s->kernel = kernel;
+  return s;
+}
+
+/* The first checked launch: settings from the environment, the summary. */
+static void start_once(void) {
+  if (g_started)
+    return;
+  g_started = true;
+  g_fatal = env_flag("TFUSE_CHECK_FATAL");
+  const char *ulp = std::getenv("TFUSE_CHECK_ULP");
+  if (ulp && ulp[0]) {
+    char *end = 0;
+    bool digits = true;
+    for (const char *q = ulp; *q; q++)
+      digits = digits && *q >= '0' && *q <= '9';
+    unsigned long long v = digits ? std::strtoull(ulp, &end, 10) : 0;
+    if (!digits || *end != '\0' || v == ULLONG_MAX) {
+      std::fprintf(stderr, "tfuse-check: error: TFUSE_CHECK_ULP must be an integer >= 0, not '%s'\n",
+                   ulp);
+      std::exit(1);
+    }
+    g_ulp_on = true;
+    g_ulp = v;
+  }
+  std::atexit(print_summary);
+}
+
+/* ---- one checked launch --------------------------------------------------- */
+
+struct Region {
+  unsigned char *base; /* the allocation */
+  size_t size;
+  const char *arg; /* the first argument in it */
+  int kind;
+  size_t elem_size;
+  size_t arg_offset;       /* (argument pointer) - base */
+  void *snapshot;          /* device: the allocation before the launch */
+  unsigned char *expected; /* host: what the original wrote */
+};
+
+struct tfuse_check_launch {
+  const char *kernel;
+  const char *site;
+  cudaStream_t stream;
+  KernelStats *stats;
+  bool unchecked;
+  std::vector<Region> regions;
+};
+
+static void free_launch(tfuse_check_launch *c) {
+  for (size_t i = 0; i < c->regions.size(); i++) {
+    if (c->regions[i].snapshot)
+      cudaFree(c->regions[i].snapshot);
+    std::free(c->regions[i].expected);
+  }
+  delete c;
+}
+
+/* A CUDA error inside a check: report it and end the program. */
+static void fail(const tfuse_check_launch *c, const char *what, cudaError_t e) {
+  std::fprintf(stderr, "tfuse-check: error: %s at %s: %s: %s\n", c->kernel, c->site, what,
+               cudaGetErrorString(e));
+  std::exit(1);
+}
+
+static void check_cuda(const tfuse_check_launch *c, cudaError_t e, const char *what) {
+  if (e != cudaSuccess)
+    fail(c, what, e);
+}
+
+static void *host_alloc(const tfuse_check_launch *c, size_t n) {
+  void *p = std::malloc(n ? n : 1);
+  if (!p) {
+    std::fprintf(stderr, "tfuse-check: error: %s at %s: out of host memory (%zu bytes)\n",
+                 c->kernel, c->site, n);
+    std::exit(1);
+  }
+  return p;
+}
+
+/* After a launch: its launch error, then its execution error. */
+static void check_launch(const tfuse_check_launch *c, const char *which) {
+  char what[128];
+  std::snprintf(what, sizeof what, "launch of the %s kernel failed", which);
+  check_cuda(c, cudaGetLastError(), what);
+  std::snprintf(what, sizeof what, "the %s kernel failed", which);
+  check_cuda(c, cudaStreamSynchronize(c->stream), what);
+}
+
+extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char *site,
+                                                 cudaStream_t stream) {
+  g_lock.lock();
+  start_once();
+  tfuse_check_launch *c = new tfuse_check_launch;
+  c->kernel = kernel;
+  c->site = site;
+  c->stream = stream;
+  c->stats = stats_for(kernel);
+  c->unchecked = false;
+
+  /* The primary context is current after this (the driver queries need one). */
+  check_cuda(c, cudaFree(0), "initialising CUDA");
+  /* An error left by earlier code would be taken for the original's. */
+  cudaError_t pending = cudaGetLastError();
+  if (pending != cudaSuccess)
+    std::fprintf(stderr,
+                 "tfuse-check: warning: kernel '%s' launched at %s: clearing an earlier CUDA "
+                 "error that nobody read: %s\n",
+                 kernel, site, cudaGetErrorString(pending));
+  check_cuda(c, cudaStreamSynchronize(stream), "synchronising the stream before the launch");
+  return c;
+}
+
+extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind,
+                                  size_t elem_size, const char *arg) {
+  if (!p || c->unchecked)
+    return;
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  CUresult r = cuMemGetAddressRange(&base, &size, (CUdeviceptr)(uintptr_t)p);
+  if (r != CUDA_SUCCESS || size == 0) {
+    const char *name = "unknown";
+    if (r != CUDA_SUCCESS)
+      cuGetErrorName(r, &name);
+    if (g_fatal) {
+      std::fprintf(stderr,
+                   "tfuse-check: error: %s at %s: argument '%s' (%p) is not in a CUDA device "
+                   "allocation (%s), so it cannot be snapshot (TFUSE_CHECK_FATAL is set)\n",
+                   c->kernel, c->site, arg, p, name);
+      std::exit(1);
+    }
+    if (!c->stats->warned_unchecked) {
+      c->stats->warned_unchecked = true;
+      std::fprintf(stderr,
+                   "tfuse-check: warning: kernel '%s' launched at %s: argument '%s' (%p) is not "
+                   "in a CUDA device allocation (%s), so it cannot be snapshot; launches like "
+                   "this one are not checked\n",
+                   c->kernel, c->site, arg, p, name);
+    }
+    c->unchecked = true;
+    return;
+  }
+  for (size_t i = 0; i < c->regions.size(); i++)
+    if (c->regions[i].base == (unsigned char *)(uintptr_t)base)
+      return;
+
+  Region g;
+  g.base = (unsigned char *)(uintptr_t)base;
+  g.size = size;
+  g.arg = arg;
+  g.kind = kind;
+  g.elem_size = elem_size ? elem_size : 1;
+  g.arg_offset = (size_t)((const unsigned char *)p - g.base);
+  g.snapshot = 0;
+  g.expected = 0;
+  c->regions.push_back(g);
+  Region *s = &c->regions.back();
+  char what[160];
+  std::snprintf(what, sizeof what, "allocating a snapshot of argument '%s' (%zu bytes)", arg, size);
+  check_cuda(c, cudaMalloc(&s->snapshot, size), what);
+  std::snprintf(what, sizeof what, "snapshotting argument '%s'", arg);
+  check_cuda(c, cudaMemcpyAsync(s->snapshot, s->base, size, cudaMemcpyDefault, c->stream), what);
+}
+
+extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
+  check_launch(c, "original");
+  if (c->unchecked)
+    return;
+  for (size_t i = 0; i < c->regions.size(); i++) {
+    Region *g = &c->regions[i];
+    char what[160];
+    g->expected = (unsigned char *)host_alloc(c, g->size);
+    std::snprintf(what, sizeof what, "copying what the original wrote to argument '%s'", g->arg);
+    check_cuda(c, cudaMemcpyAsync(g->expected, g->base, g->size, cudaMemcpyDefault, c->stream),
+               what);
+    std::snprintf(what, sizeof what, "restoring argument '%s' from its snapshot", g->arg);
+    check_cuda(c, cudaMemcpyAsync(g->base, g->snapshot, g->size, cudaMemcpyDefault, c->stream),
+               what);
+  }
+  check_cuda(c, cudaStreamSynchronize(c->stream), "synchronising after the restore");
+  for (size_t i = 0; i < c->regions.size(); i++) {
+    cudaFree(c->regions[i].snapshot);
+    c->regions[i].snapshot = 0;
+  }
+}
+
+/* ---- comparison ---------------------------------------------------------- */
+
+static unsigned long long load_le(const unsigned char *p, size_t n) {
+  unsigned long long v = 0;
+  for (size_t i = n; i-- > 0;)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+/* |a - b| in the monotonic integer order of the bit patterns. */
+static unsigned long long ulp_distance(unsigned long long a, unsigned long long b, int bits) {
+  unsigned long long sign = 1ull << (bits - 1);
+  /* Negative values map below zero: key = -(magnitude); -0 and +0 meet at 0. */
+  long long ka = (a & sign) ? -(long long)(a & (sign - 1)) : (long long)a;
+  long long kb = (b & sign) ? -(long long)(b & (sign - 1)) : (long long)b;
+  return ka >= kb ? (unsigned long long)ka - (unsigned long long)kb
+                  : (unsigned long long)kb - (unsigned long long)ka;
+}
+
+static bool same_element(const Region *g, const unsigned char *x, const unsigned char *y) {
+  if (std::memcmp(x, y, g->elem_size) == 0)
+    return true;
+  if (!g_ulp_on)
+    return false;
+  if (g->kind == TFUSE_CHECK_FLOAT && g->elem_size == sizeof(float)) {
+    float fx, fy;
+    std::memcpy(&fx, x, sizeof fx);
+    std::memcpy(&fy, y, sizeof fy);
+    if (std::isnan(fx) || std::isnan(fy))
+      return std::isnan(fx) && std::isnan(fy);
+    return ulp_distance(load_le(x, 4), load_le(y, 4), 32) <= g_ulp;
+  }
+  if (g->kind == TFUSE_CHECK_DOUBLE && g->elem_size == sizeof(double)) {
+    double dx, dy;
+    std::memcpy(&dx, x, sizeof dx);
+    std::memcpy(&dy, y, sizeof dy);
+    if (std::isnan(dx) || std::isnan(dy))
+      return std::isnan(dx) && std::isnan(dy);
+    return ulp_distance(load_le(x, 8), load_le(y, 8), 64) <= g_ulp;
+  }
+  return false;
+}
+
+/* Writes element x of region g as text into buf. */
+static void format_value(const Region *g, const unsigned char *x, size_t window, char *buf,
+                         size_t cap) {
+  size_t n = g->elem_size;
+  if (g->kind == TFUSE_CHECK_FLOAT && n == sizeof(float)) {
+    float f;
+    std::memcpy(&f, x, sizeof f);
+    std::snprintf(buf, cap, "%.9g (0x%08llx)", (double)f, load_le(x, 4));
+  } else if (g->kind == TFUSE_CHECK_DOUBLE && n == sizeof(double)) {
+    double d;
+    std::memcpy(&d, x, sizeof d);
+    std::snprintf(buf, cap, "%.17g (0x%016llx)", d, load_le(x, 8));
+  } else if (n == 1 || n == 2 || n == 4 || n == 8) {
+    unsigned long long u = load_le(x, n);
+    long long v = (long long)u;
+    if (n < 8 && (u >> (8 * n - 1)) & 1)
+      v = (long long)(u | (~0ull << (8 * n))); /* sign-extend */
+    std::snprintf(buf, cap, "%lld (0x%0*llx)", v, (int)(2 * n), u);
+  } else {
+    /* Up to 8 bytes, from the window start; the caller names the window. */
+    size_t len = 0, m = n - window < 8 ? n - window : 8;
+    for (size_t i = 0; i < m && len + 4 < cap; i++)
+      len += (size_t)std::snprintf(buf + len, cap - len, i ? " %02x" : "%02x", x[window + i]);
+  }
+}
+
+struct Report {
+  const tfuse_check_launch *c;
+  unsigned long long count; /* mismatches in this launch */
+};
+
+static void report_line(Report *r, const Region *g, const char *where, const char *orig,
+                        const char *coars) {
+  r->count++;
+  if (r->count > MAX_MISMATCH_LINES)
+    return;
+  std::fprintf(stderr,
+               "tfuse-check: mismatch: kernel '%s' launched at %s: argument '%s' (allocation %p, "
+               "%zu bytes), %s: original %s, coarsened %s\n",
+               r->c->kernel, r->c->site, g->arg, (void *)g->base, g->size, where, orig, coars);
+}
+
+static void report_byte(Report *r, const Region *g, size_t off, unsigned char a,
+                        unsigned char b) {
+  char where[96], va[16], vb[16];
+  std::snprintf(where, sizeof where, "byte offset %zu (outside the whole elements)", off);
+  std::snprintf(va, sizeof va, "0x%02x", a);
+  std::snprintf(vb, sizeof vb, "0x%02x", b);
+  report_line(r, g, where, va, vb);
+}
+
+/* Compares region g: exp (the original's) against got (the coarsened's). */
+static void compare_region(Report *r, const Region *g, const unsigned char *exp,
+                           const unsigned char *got) {
+  if (std::memcmp(exp, got, g->size) == 0)
+    return;
+  size_t es = g->elem_size;
+  size_t first = g->arg_offset % es; /* where the first whole element starts */
+  size_t off = 0;
+  for (; off < first && off < g->size; off++)
+    if (exp[off] != got[off])
+      report_byte(r, g, off, exp[off], got[off]);
+  for (; off + es <= g->size; off += es) {
+    if (same_element(g, exp + off, got + off))
+      continue;
+    long long index = ((long long)off - (long long)g->arg_offset) / (long long)es;
+    /* Elements over 8 bytes show 8 of them, from the first that differs. */
+    size_t window = 0;
+    if (es > 8) {
+      while (window < es && exp[off + window] == got[off + window])
+        window++;
+      if (window > es - 8)
+        window = es - 8;
+    }
+    char where[128], va[96], vb[96];
+    if (es > 8)
+      std::snprintf(where, sizeof where, "element %lld (byte offset %zu), bytes %zu..%zu of %zu",
+                    index, off, window, window + 7, es);
+    else
+      std::snprintf(where, sizeof where, "element %lld (byte offset %zu)", index, off);
+    format_value(g, exp + off, window, va, sizeof va);
+    format_value(g, got + off, window, vb, sizeof vb);
+    report_line(r, g, where, va, vb);
+  }
+  for (; off < g->size; off++)
+    if (exp[off] != got[off])
+      report_byte(r, g, off, exp[off], got[off]);
+}
+
+extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
+  check_launch(c, "coarsened");
+  KernelStats *s = c->stats;
+  if (c->unchecked) {
+    s->unchecked++;
+    free_launch(c);
+    g_lock.unlock();
+    return;
+  }
+  Report r;
+  r.c = c;
+  r.count = 0;
+  for (size_t i = 0; i < c->regions.size(); i++) {
+    const Region *g = &c->regions[i];
+    unsigned char *got = (unsigned char *)host_alloc(c, g->size);
+    char what[160];
+    std::snprintf(what, sizeof what, "copying what the coarsened kernel wrote to argument '%s'",
+                  g->arg);
+    check_cuda(c, cudaMemcpyAsync(got, g->base, g->size, cudaMemcpyDefault, c->stream), what);
+    check_cuda(c, cudaStreamSynchronize(c->stream), what);
+    compare_region(&r, g, g->expected, got);
+    std::free(got);
+  }
+  if (r.count > MAX_MISMATCH_LINES)
+    std::fprintf(stderr, "tfuse-check:   ... and %llu more %s in this launch\n",
+                 r.count - MAX_MISMATCH_LINES,
+                 plural(r.count - MAX_MISMATCH_LINES, "mismatch", "mismatches"));
+  s->checked++;
+  s->mismatches += r.count;
+  free_launch(c);
+  if (r.count && g_fatal)
+    std::exit(1); /* the summary is printed at exit */
+  g_lock.unlock();
+}
+
+extern "C" void tfuse_check_abandon(tfuse_check_launch *c) {
+  free_launch(c);
+  g_lock.unlock();
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# GPU test of the `tfuse -check` runtime (runtime/include/tfuse/check.h,
+# runtime/src/check.cpp).  Needs a GPU, nvcc and bash; nothing else.
+#
+# Builds check-runtime.cu (kernel pairs in the shape `tfuse -check` emits,
+# some with planted differences: see the comment at its top) with the
+# library source, `nvcc -O3 -arch=sm_90 ... -lcuda`, and runs it:
+#   - without TFUSE_CHECK, and with TFUSE_CHECK=0: no tfuse-check output,
+#     exit 0, the program's own results OK;
+#   - TFUSE_CHECK=1: the correct pairs report 0 mismatches; the planted ones
+#     print mismatch lines naming kernel, site, argument, element, byte
+#     offset and both values (float, double, int, 12-byte struct), at most
+#     10 per launch; the summary has one line per kernel in first-seen
+#     order; the pageable host argument is warned about and counted
+#     unchecked; the results are still right (snapshots restored);
+#   - TFUSE_CHECK_ULP=1: the one-ulp float and double differences pass, the
+#     large float one, the int and the struct ones still fail;
+#   - TFUSE_CHECK_FATAL=1: exit status 1 right after the first launch with a
+#     mismatch, with the summary;
+#   - TFUSE_CHECK_ULP=abc: an error, exit status 1.
+# Prints `check-runtime: PASS` or `check-runtime: FAIL (reason)` last and
+# exits 0 or 1.
+#
+# usage: bash test/gpu/check-runtime/run.sh
+# env:   NVCC=/path/to/nvcc (default: nvcc on PATH, else
+#        /usr/local/cuda/bin/nvcc); KEEP=1 keeps the work directory.
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tfuse-check-runtime.XXXXXX")
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  if [ "${KEEP:-0}" = 1 ]; then
+    echo "check-runtime: kept $work" >&2
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+
+# fail REASON: shows the last run's output and fails.
+last=""
+fail() {
+  if [ -n "$last" ]; then
+    echo "---- $last: exit status $(cat "$work/$last.rc"), stdout and stderr ----" >&2
+    cat "$work/$last.out" "$work/$last.err" >&2
+    echo "----" >&2
+  fi
+  echo "check-runtime: FAIL ($*)"
+  exit 1
+}
+
+nvcc=${NVCC:-$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$nvcc" ] || fail "nvcc not found (set NVCC=...)"
+
+exe=$work/check-runtime
+"$nvcc" -O3 -arch=sm_90 -I "$root/runtime/include" "$here/check-runtime.cu" \
+  "$root/runtime/src/check.cpp" -lcuda -o "$exe" >"$work/build.log" 2>&1 || {
+  cat "$work/build.log" >&2
+  fail "the build failed"
+}
+
+# run NAME VAR=VALUE...: runs the program with only these TFUSE_CHECK*
+# variables set; NAME.out, NAME.err, NAME.rc in the work directory.
+run() {
+  local name=$1
+  shift
+  last=$name
+  env -u TFUSE_CHECK -u TFUSE_CHECK_ULP -u TFUSE_CHECK_FATAL "$@" "$exe" \
+    >"$work/$name.out" 2>"$work/$name.err"
+  echo $? >"$work/$name.rc"
+}
+rc() { cat "$work/$1.rc"; }
+# has NAME REGEX / hasnt NAME REGEX: stderr of run NAME (grep -E).
+has() { grep -Eq -- "$2" "$work/$1.err" || fail "$1: no line matching: $2"; }
+hasnt() { ! grep -Eq -- "$2" "$work/$1.err" || fail "$1: unexpected line matching: $2"; }
+count() { grep -Ec -- "$2" "$work/$1.err"; }
+results_ok() { grep -q 'check-runtime-program: results OK' "$work/$1.out" || fail "$1: the program's results are wrong"; }
+
+# Escapes for the regexes below.
+A='\(allocation 0x[0-9a-f]+, '   # "(allocation 0x..., " (the size as the driver reports it)
+M="tfuse-check: mismatch: kernel"
+
+# ---- checking off ------------------------------------------------------------
+for mode in off zero; do
+  if [ $mode = off ]; then run off; else run zero TFUSE_CHECK=0; fi
+  [ "$(rc $mode)" = 0 ] || fail "$mode: exit status $(rc $mode), not 0"
+  results_ok $mode
+  hasnt $mode 'tfuse-check'
+done
+
+# ---- TFUSE_CHECK=1 -------------------------------------------------------------
+run on TFUSE_CHECK=1
+[ "$(rc on)" = 0 ] || fail "on: exit status $(rc on), not 0"
+results_ok on
+# The summary: one line per kernel, first-seen order.
+grep '^tfuse-check: kernel ' "$work/on.err" >"$work/on.summary"
+cat >"$work/want.summary" <<'EOF'
+tfuse-check: kernel 'scale': 3 launches checked, 0 mismatches
+tfuse-check: kernel 'axpy': 1 launch checked, 0 mismatches
+tfuse-check: kernel 'planted': 1 launch checked, 2 mismatches
+tfuse-check: kernel 'dplanted': 1 launch checked, 1 mismatch
+tfuse-check: kernel 'iplanted': 1 launch checked, 1 mismatch
+tfuse-check: kernel 'many': 1 launch checked, 11 mismatches
+tfuse-check: kernel 'hostarg': 0 launches checked, 0 mismatches, 1 unchecked
+EOF
+diff -u "$work/want.summary" "$work/on.summary" >&2 || fail "on: the summary differs"
+# The mismatch lines, with both values.
+has on "^$M 'planted' launched at check-runtime.cu:104: argument 'out' ${A}[0-9]+ bytes\), element 1000 \(byte offset 4000\): original 2 \(0x40000000\), coarsened 2.00000024 \(0x40000001\)$"
+has on "^$M 'planted' launched at check-runtime.cu:104: argument 'out' ${A}[0-9]+ bytes\), element 2000 \(byte offset 8000\): original 2 \(0x40000000\), coarsened 1002 \(0x447a8000\)$"
+has on "^$M 'dplanted' launched at check-runtime.cu:105: argument 'out' ${A}[0-9]+ bytes\), element 77 \(byte offset 616\): original 116.25 \(0x405d100000000000\), coarsened 116.25000000000001 \(0x405d100000000001\)$"
+has on "^$M 'iplanted' launched at check-runtime.cu:106: argument 'out' ${A}[0-9]+ bytes\), element 5 \(byte offset 20\): original 15 \(0x0000000f\), coarsened 16 \(0x00000010\)$"
+has on "^$M 'many' launched at check-runtime.cu:107: argument 'out' ${A}[0-9]+ bytes\), element 0 \(byte offset 0\), bytes 4..11 of 12: original 00 00 80 3f 00 00 00 40, coarsened 00 00 80 3f 00 00 40 40$"
+has on "^$M 'many' launched at check-runtime.cu:107: .*element 900 \(byte offset 10800\)"
+hasnt on "^$M 'many' .*element 1000 "
+[ "$(count on "^$M 'many'")" = 10 ] || fail "on: not 10 mismatch lines for 'many'"
+has on '^tfuse-check:   \.\.\. and 1 more mismatch in this launch$'
+[ "$(count on "^$M")" = 14 ] || fail "on: $(count on "^$M") mismatch lines, not 14"
+hasnt on "^$M '(scale|axpy|hostarg)'"
+has on "^tfuse-check: warning: kernel 'hostarg' launched at check-runtime.cu:108: argument 'scratch' \(0x[0-9a-f]+\) is not in a CUDA device allocation"
+[ "$(count on '^tfuse-check: warning:')" = 1 ] || fail "on: not exactly one warning"
+
+# ---- TFUSE_CHECK_ULP=1 ---------------------------------------------------------
+run ulp TFUSE_CHECK=1 TFUSE_CHECK_ULP=1
+[ "$(rc ulp)" = 0 ] || fail "ulp: exit status $(rc ulp), not 0"
+results_ok ulp
+has ulp "^tfuse-check: kernel 'planted': 1 launch checked, 1 mismatch$"
+has ulp "^tfuse-check: kernel 'dplanted': 1 launch checked, 0 mismatches$"
+has ulp "^tfuse-check: kernel 'iplanted': 1 launch checked, 1 mismatch$"
+has ulp "^tfuse-check: kernel 'many': 1 launch checked, 11 mismatches$"
+has ulp "^$M 'planted' .*element 2000 \(byte offset 8000\): original 2 \(0x40000000\), coarsened 1002 "
+hasnt ulp "^$M 'planted' .*element 1000 "
+hasnt ulp "^$M 'dplanted'"
+
+# ---- TFUSE_CHECK_FATAL=1 -------------------------------------------------------
+run fatal TFUSE_CHECK=1 TFUSE_CHECK_FATAL=1
+[ "$(rc fatal)" = 1 ] || fail "fatal: exit status $(rc fatal), not 1"
+has fatal "^$M 'planted' .*element 1000 "
+has fatal "^tfuse-check: kernel 'planted': 1 launch checked, 2 mismatches$"
+hasnt fatal "dplanted"
+! grep -q 'results' "$work/fatal.out" || fail "fatal: the program went on after the mismatch"
+
+# ---- a bad TFUSE_CHECK_ULP -----------------------------------------------------
+run badulp TFUSE_CHECK=1 TFUSE_CHECK_ULP=abc
+[ "$(rc badulp)" = 1 ] || fail "badulp: exit status $(rc badulp), not 1"
+has badulp "^tfuse-check: error: TFUSE_CHECK_ULP must be an integer >= 0, not 'abc'$"
+
+last=""
+echo "check-runtime: PASS"
+exit 0

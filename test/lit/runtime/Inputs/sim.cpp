@@ -1,0 +1,204 @@
+/* The check runtime on the host: launches in the shape `tfuse -check`
+ * emits, with host loops for the original and the coarsened "kernel" and
+ * fake-cuda.cpp for CUDA, so that runtime/src/check.cpp's snapshots,
+ * comparisons and reports run without a GPU.  The cases mirror
+ * test/gpu/check-runtime.
+ *
+ * usage: sim [all|launch-error|pending]    (default all) */
+#include <tfuse/check.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+void *fake_device_alloc(size_t size);
+void fake_fail_next_launch(cudaError_t e);
+
+template <class T> static T *dev(size_t n) { return (T *)fake_device_alloc(n * sizeof(T)); }
+
+static float f_bits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+static uint32_t bits_f(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+static double d_up(double d) { /* one ulp up, d > 0 */
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  u++;
+  std::memcpy(&d, &u, 8);
+  return d;
+}
+
+/* out[i] = a*in[i], correct. */
+static void scale(const float *in, float *out, float a, int n, const char *site) {
+  if (tfuse_rt::check_on()) {
+    auto a0 = in;
+    auto a1 = out;
+    tfuse_rt::Check c("scale", site, 0);
+    c.track(a0, "in");
+    c.track(a1, "out");
+    for (int i = 0; i < n; i++) a1[i] = a * a0[i];
+    c.original_done();
+    for (int i = 0; i < n; i++) a1[i] = a * a0[i];
+    c.coarsened_done();
+  } else {
+    for (int i = 0; i < n; i++) out[i] = a * in[i];
+  }
+}
+
+/* y += a*x, x and y in one allocation: one snapshot; a missing restore
+ * would add twice. */
+static void axpy(float *x, float *y, float a, int n) {
+  if (tfuse_rt::check_on()) {
+    tfuse_rt::Check c("axpy", "sim.cpp:103", 0);
+    c.track(x, "x");
+    c.track(y, "y");
+    for (int i = 0; i < n; i++) y[i] += a * x[i];
+    c.original_done();
+    for (int i = 0; i < n; i++) y[i] += a * x[i];
+    c.coarsened_done();
+  } else {
+    for (int i = 0; i < n; i++) y[i] += a * x[i];
+  }
+}
+
+/* A generic checked launch: orig and coarsened write through p. */
+template <class T, class F, class G>
+static void launch(const char *kernel, const char *site, T *p, const char *arg, F orig, G coarsened) {
+  if (tfuse_rt::check_on()) {
+    tfuse_rt::Check c(kernel, site, 0);
+    c.track(p, arg);
+    orig();
+    c.original_done();
+    coarsened();
+    c.coarsened_done();
+  } else {
+    coarsened();
+  }
+}
+
+struct Vec3 {
+  float x, y, z;
+};
+
+static int all(void) {
+  const int n = 100003, n3 = 1003;
+  float *h = (float *)std::malloc(n * sizeof(float));
+  for (int i = 0; i < n; i++) h[i] = (float)(i % 1000) * 0.25f + 0.5f;
+  float *in = dev<float>(n), *out = dev<float>(n), *out2 = dev<float>(n);
+  float *xy = dev<float>(2 * (size_t)n);
+  std::memcpy(in, h, n * sizeof(float));
+  std::memcpy(xy, h, n * sizeof(float));
+  std::memcpy(xy + n, h, n * sizeof(float));
+
+  scale(in, out, 2.0f, n, "sim.cpp:101");
+  scale(in, out, 2.0f, n, "sim.cpp:101");
+  scale(in, out2, 3.0f, n, "sim.cpp:102");
+  axpy(xy, xy + n, 0.5f, n);
+
+  launch("planted", "sim.cpp:104", out, "out",
+         [&] { for (int i = 0; i < n; i++) out[i] = in[i] * 2.0f + 1.0f; },
+         [&] {
+           for (int i = 0; i < n; i++) out[i] = in[i] * 2.0f + 1.0f;
+           out[1000] = f_bits(bits_f(out[1000]) + 1);
+           out[2000] += 1000.0f;
+         });
+
+  double *dout = dev<double>(n);
+  launch("dplanted", "sim.cpp:105", dout, "out",
+         [&] { for (int i = 0; i < n; i++) dout[i] = (i * 0.5 + 0.25) * 3.0; },
+         [&] {
+           for (int i = 0; i < n; i++) dout[i] = (i * 0.5 + 0.25) * 3.0;
+           dout[77] = d_up(dout[77]);
+         });
+
+  int *iout = dev<int>(n);
+  launch("iplanted", "sim.cpp:106", iout, "out",
+         [&] { for (int i = 0; i < n; i++) iout[i] = 3 * i; },
+         [&] { for (int i = 0; i < n; i++) iout[i] = 3 * i + (i == 5); });
+
+  Vec3 *vout = dev<Vec3>(n3);
+  launch("many", "sim.cpp:107", vout, "out",
+         [&] { for (int i = 0; i < n3; i++) vout[i] = Vec3{(float)i, 1.0f, 2.0f}; },
+         [&] { for (int i = 0; i < n3; i++) vout[i] = Vec3{(float)i, 1.0f, i % 100 == 0 ? 3.0f : 2.0f}; });
+
+  /* A pageable host pointer next to a device one: unchecked, both run. */
+  float *scratch = (float *)std::malloc(64 * sizeof(float));
+  if (tfuse_rt::check_on()) {
+    tfuse_rt::Check c("hostarg", "sim.cpp:108", 0);
+    c.track(out, "out");
+    c.track(scratch, "scratch");
+    for (int i = 0; i < n; i++) out[i] = 0.5f * i;
+    c.original_done();
+    for (int i = 0; i < n; i++) out[i] = 0.5f * i;
+    c.coarsened_done();
+  } else {
+    for (int i = 0; i < n; i++) out[i] = 0.5f * i;
+  }
+
+  /* Element numbers count from the argument, not the allocation. */
+  float *base = dev<float>(16);
+  float *mid = base + 2;
+  launch("offset", "sim.cpp:109", mid, "p",
+         [&] { for (int i = 0; i < 8; i++) mid[i] = 1.0f; },
+         [&] { for (int i = 0; i < 8; i++) mid[i] = i == 3 ? -1.0f : 1.0f; });
+
+  /* Bytes after the last whole element compare bytewise. */
+  float *tail = (float *)fake_device_alloc(4 * 10 + 3);
+  launch("tail", "sim.cpp:110", tail, "t",
+         [&] { std::memset(tail, 0, 43); },
+         [&] { std::memset(tail, 0, 43); ((unsigned char *)tail)[41] = 7; });
+
+  /* ULP special cases: +0/-0, two NaNs, across zero (2 ulp), a 2-ulp step. */
+  float *sg = dev<float>(4);
+  launch("signs", "sim.cpp:111", sg, "s",
+         [&] { sg[0] = 0.0f; sg[1] = f_bits(0x7fc00000); sg[2] = f_bits(0x80000001); sg[3] = 1.0f; },
+         [&] { sg[0] = -0.0f; sg[1] = f_bits(0x7fc00001); sg[2] = f_bits(0x00000001); sg[3] = f_bits(0x3f800002); });
+
+  /* void * is bytes of size 1; a short as a 2-byte integer. */
+  void *raw = fake_device_alloc(4);
+  launch("raw", "sim.cpp:112", raw, "r",
+         [&] { std::memset(raw, 0x10, 4); },
+         [&] { std::memset(raw, 0x10, 4); ((unsigned char *)raw)[2] = 0xff; });
+  short *sh = dev<short>(2);
+  launch("short", "sim.cpp:113", sh, "v",
+         [&] { sh[0] = 1; sh[1] = -2; },
+         [&] { sh[0] = 1; sh[1] = -3; });
+
+  /* The results of the correct launches: the same with and without checking. */
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    if (out2[i] != 3.0f * h[i] || xy[n + i] != h[i] + 0.5f * h[i] || out[i] != 0.5f * i)
+      bad++;
+  std::printf("sim: results %s\n", bad ? "WRONG" : "OK");
+  return bad != 0;
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, 0, _IONBF, 0);
+  const char *what = argc > 1 ? argv[1] : "all";
+  if (std::strcmp(what, "all") == 0)
+    return all();
+  if (std::strcmp(what, "launch-error") == 0) {
+    int *p = dev<int>(4);
+    launch("bad", "sim.cpp:120", p, "p", [&] { p[0] = 1; },
+           [&] { fake_fail_next_launch(cudaErrorLaunchOutOfResources); });
+    std::printf("sim: not reached\n");
+    return 0;
+  }
+  if (std::strcmp(what, "pending") == 0) {
+    int *p = dev<int>(4);
+    fake_fail_next_launch(cudaErrorInvalidConfiguration); /* nobody reads it */
+    launch("late", "sim.cpp:121", p, "p", [&] { p[0] = 1; }, [&] { p[0] = 1; });
+    std::printf("sim: went on\n");
+    return 0;
+  }
+  std::fprintf(stderr, "usage: sim [all|launch-error|pending]\n");
+  return 2;
+}
