@@ -11,6 +11,21 @@
  *                  ::tfuse_rt::grid_extent(__tf_grid, 0), x); }
  *   thread mode: k<<<g, b>>>(x);
  *            ->  k<<<g, ::tfuse_rt::coarsen_block(b, 1, 4u, "k", "file.cu:12")>>>(x);
+ *
+ * With -check the original kernel is kept as k__tf_orig, and a launch
+ * becomes (runtime/include/tfuse/check.h):
+ *   { const dim3 __tf_grid = (g); const dim3 __tf_block = (b);
+ *     if (::tfuse_rt::check_on()) {
+ *       ::tfuse_rt::Check __tf_check("k", "file.cu:12", 0);
+ *       __tf_check.track(out, "out");           (each pointer to non-const)
+ *       k__tf_orig<<<__tf_grid, __tf_block>>>(out, x);
+ *       __tf_check.original_done();
+ *       k<<<new grid, new block>>>(out, x);
+ *       __tf_check.coarsened_done();
+ *     } else {
+ *       k<<<new grid, new block>>>(out, x);
+ *     } }
+ * Arguments with side effects are evaluated once, into `auto` locals.
  */
 #include "tfuse.h"
 
@@ -72,7 +87,153 @@ static bool in_statement_position(const Node *call) {
   }
 }
 
-static bool rewrite_one(Unit *u, Node *call, Kernel *k, EditList *el) {
+const char *original_name(const Kernel *k) { return arena_printf("%s__tf_orig", k->sym->name); }
+
+/* The text of [b, e) with the name at `name_off` renamed to the original's. */
+static char *renamed_text(const Source *src, const Kernel *k, unsigned b, unsigned e, unsigned name_off) {
+  size_t n = strlen(k->sym->name);
+  return arena_printf("%.*s%s%.*s", (int)(name_off - b), src->text + b, original_name(k),
+                      (int)(e - name_off - n), src->text + name_off + n);
+}
+
+void launch_keep_original(Unit *u, Kernel *k, EditList *el) {
+  const Source *src = u->src;
+  Node *fn = k->fn;
+  edit_insert(el, fn->end,
+              arena_printf("\n\n/* tfuse -check: the original '%s', run first and compared with it when "
+                           "TFUSE_CHECK=1 */\n%s",
+                           k->sym->name, renamed_text(src, k, fn->begin, fn->end, fn->loc)));
+  for (int i = 0; i < u->fn_decls.len; i++) {
+    Node *d = u->fn_decls.items[i];
+    if (d->sym == k->sym && d->end > d->loc)
+      edit_insert(el, d->begin, arena_printf("%s;\n", renamed_text(src, k, d->begin, d->end, d->loc)));
+  }
+}
+
+static bool has_effects(const Node *n) {
+  if (n->kind == N_CALL || n->kind == N_ASSIGN ||
+      (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (has_effects(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* The kernel's parameter nodes, in order. */
+static int kernel_params(Kernel *k, Node **out, int max) {
+  int n = 0;
+  for (int i = 0; i < k->fn->nkid && n < max; i++)
+    if (k->fn->kid[i]->kind == N_PARAM)
+      out[n++] = k->fn->kid[i];
+  return n;
+}
+
+/* -check: the checked launch, replacing the whole statement. */
+static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned ce, EditList *el,
+                            const char *site) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  int d = k->p.dim;
+  if (!in_statement_position(call)) {
+    error_at(call->begin, "launch of '%s' is part of a larger expression; make it a statement of its own so "
+                          "tfuse can rewrite it", k->sym->name);
+    return false;
+  }
+  unsigned end = stmt_end(src, call);
+  if (end == call->end) {
+    error_at(call->begin, "cannot find the ';' ending this launch of '%s'", k->sym->name);
+    return false;
+  }
+  unsigned cb = (unsigned)(strstr(t + call->begin, "<<<") - t); /* rewrite_one found it */
+  char *callee = arena_strndup(t + call->begin, cb - call->begin);
+  /* The original's callee: the kernel's name renamed (k<T> -> k__tf_orig<T>). */
+  char *orig_callee = NULL;
+  size_t nlen = strlen(k->sym->name);
+  for (char *p = strstr(callee, k->sym->name); p; p = strstr(p + 1, k->sym->name)) {
+    bool starts = p == callee || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                   (p[-1] >= '0' && p[-1] <= '9'));
+    char c = p[nlen];
+    bool ends = !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+    if (starts && ends)
+      orig_callee = arena_printf("%.*s%s%s", (int)(p - callee), callee, original_name(k), p + nlen);
+  }
+  if (!orig_callee) {
+    error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
+    return false;
+  }
+
+  /* Arguments, evaluated once: simple ones as written, others in locals. */
+  Node *params[64];
+  int npar = kernel_params(k, params, 64);
+  int first = 2; /* callee, configuration, then the arguments */
+  Buf pre = {0}, args = {0}, plain = {0}, track = {0};
+  int nargs = 0;
+  for (int i = first; i < call->nkid; i++) {
+    Node *a = call->kid[i];
+    if (a->end <= a->begin)
+      continue; /* a default argument */
+    char *text = arena_strndup(t + a->begin, a->end - a->begin);
+    char *use = text;
+    if (has_effects(a)) {
+      use = arena_printf("__tf_a%d", nargs);
+      buf_printf(&pre, "auto %s = (%s); ", use, text);
+    }
+    buf_printf(&args, "%s%s", nargs ? ", " : "", use);
+    buf_printf(&plain, "%s%s", nargs ? ", " : "", text);
+    if (nargs < npar && params[nargs]->sym && params[nargs]->sym->is_pointer && !params[nargs]->sym->pointee_const)
+      buf_printf(&track, "__tf_check.track(%s, \"%s\"); ", use, params[nargs]->sym->name);
+    nargs++;
+  }
+  char *smem = np > 2 ? span_text(src, parts[2]) : NULL;
+  char *stream = np > 3 ? span_text(src, parts[3]) : NULL;
+  char *new_grid = k->p.mode == MODE_BLOCK ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, k->p.factor)
+                                           : "__tf_grid";
+  char *new_block = k->p.mode == MODE_THREAD ? arena_printf("::tfuse_rt::coarsen_block(__tf_block, %d, %du, \"%s\", "
+                                                            "\"%s\")", d, k->p.factor, k->sym->name, site)
+                                             : "__tf_block";
+  char *extent = k->p.mode == MODE_BLOCK ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)", d) : NULL;
+  const char *sep = extent && nargs ? ", " : "";
+  char *cfg_checked = arena_printf("%s%s%s", np > 2 ? ", __tf_smem" : "", np > 3 ? ", __tf_stream" : "", "");
+  char *cfg_plain = arena_printf("%s%s%s%s", np > 2 ? ", " : "", np > 2 ? smem : "", np > 3 ? ", " : "",
+                                 np > 3 ? stream : "");
+  char *ind = source_indent(src, call->begin);
+
+  Buf b = {0};
+  buf_printf(&b, "{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
+             span_text(src, parts[1]));
+  buf_printf(&b, "%s  if (::tfuse_rt::check_on()) {\n", ind);
+  if (np > 2)
+    buf_printf(&b, "%s    const size_t __tf_smem = (%s);\n", ind, smem);
+  if (np > 3)
+    buf_printf(&b, "%s    const cudaStream_t __tf_stream = (%s);\n", ind, stream);
+  if (pre.len)
+    buf_printf(&b, "%s    %.*s\n", ind, (int)pre.len - 1, pre.data);
+  buf_printf(&b, "%s    ::tfuse_rt::Check __tf_check(\"%s\", \"%s\", %s);\n", ind, k->sym->name, site,
+             np > 3 ? "__tf_stream" : "0");
+  if (track.len)
+    buf_printf(&b, "%s    %.*s\n", ind, (int)track.len - 1, track.data);
+  buf_printf(&b, "%s    %s<<<__tf_grid, __tf_block%s>>>(%s);\n", ind, orig_callee, cfg_checked,
+             args.data ? args.data : "");
+  buf_printf(&b, "%s    __tf_check.original_done();\n", ind);
+  buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n", ind, callee, new_grid, new_block, cfg_checked,
+             extent ? extent : "", sep, args.data ? args.data : "");
+  buf_printf(&b, "%s    __tf_check.coarsened_done();\n", ind);
+  buf_printf(&b, "%s  } else {\n", ind);
+  buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n", ind, callee, new_grid, new_block, cfg_plain,
+             extent ? extent : "", sep, plain.data ? plain.data : "");
+  buf_printf(&b, "%s  }\n%s}", ind, ind);
+  edit_replace(el, call->begin, end - call->begin, b.data);
+  buf_free(&b);
+  buf_free(&pre);
+  buf_free(&args);
+  buf_free(&plain);
+  buf_free(&track);
+  (void)ce;
+  return true;
+}
+
+static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
   const Source *src = u->src;
   const char *t = src->text;
   if (call->in_macro || call->end <= call->begin) {
@@ -107,9 +268,11 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, EditList *el) {
   int line, col;
   source_linecol(src, call->begin, &line, &col);
 
+  const char *slash = strrchr(src->path, '/');
+  char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+  if (check)
+    return rewrite_checked(u, call, k, parts, np, ce, el, site);
   if (k->p.mode == MODE_THREAD) {
-    const char *slash = strrchr(src->path, '/');
-    char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
     char *block = span_text(src, parts[1]);
     edit_replace(el, parts[1].b, parts[1].e - parts[1].b,
                  arena_printf(" ::tfuse_rt::coarsen_block(%s, %d, %du, \"%s\", \"%s\")", block, d, k->p.factor,
@@ -169,7 +332,7 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   return ok;
 }
 
-bool launch_rewrite(Unit *u, Vec *kernels, EditList *el) {
+bool launch_rewrite(Unit *u, Vec *kernels, bool check, EditList *el) {
   bool ok = true;
   for (int i = 0; i < u->functions.len; i++)
     ok &= check_other_uses(u, u->functions.items[i], kernels);
@@ -180,7 +343,7 @@ bool launch_rewrite(Unit *u, Vec *kernels, EditList *el) {
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
       if (call->sym == k->sym && k->p.factor > 1)
-        ok &= rewrite_one(u, call, k, el);
+        ok &= rewrite_one(u, call, k, check, el);
     }
   }
   return ok;

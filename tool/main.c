@@ -77,6 +77,8 @@ int main(int argc, char **argv) {
     }
     if (!ok)
       continue;
+    if (opt.check)
+      launch_keep_original(&unit, k, &trial);
     for (int j = 0; j < trial.edits.len; j++)
       vec_push(&edits.edits, trial.edits.items[j]);
     vec_free(&trial.edits);
@@ -88,12 +90,13 @@ int main(int argc, char **argv) {
   }
   if (error_count())
     goto out;
-  if (!launch_rewrite(&unit, &done_kernels, &edits))
+  if (!launch_rewrite(&unit, &done_kernels, opt.check, &edits))
     goto out;
   if (done_kernels.len > 0)
     edit_insert(&edits, 0,
-                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n",
-                             TFUSE_VERSION, src.path, tfuse_prelude_text));
+                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s",
+                             TFUSE_VERSION, src.path, tfuse_prelude_text, opt.check ? tfuse_check_header_text : "",
+                             opt.check ? "\n" : ""));
 
   size_t len;
   char *text = edit_apply(&edits, &src, &len);

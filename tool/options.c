@@ -26,6 +26,9 @@ static const char usage_text[] =
     "  -no-promote            do not promote shared-memory re-reads to registers\n"
     "  -report                print a remark for each promotion decision\n"
     "  -skip-unsafe           leave kernels that cannot be coarsened unchanged, with a warning\n"
+    "  -check                 also emit each original kernel (as NAME__tf_orig) and route\n"
+    "                         launches through the check runtime: with TFUSE_CHECK=1 each\n"
+    "                         launch runs both and compares (link runtime/src/check.cpp, -lcuda)\n"
     "  -dump-after PASS       print the state after PASS (parse, uniform) and stop\n"
     "  -I DIR                 add an include directory for the parser\n"
     "  -D NAME[=V]            define a macro for the parser\n"
@@ -181,8 +184,7 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     } else if (FLAG("skip-unsafe")) {
       opt->skip_unsafe = true;
     } else if (FLAG("check")) {
-      fputs("tfuse: error: -check (the in-program differential check) is not implemented yet\n", stderr);
-      return 2;
+      opt->check = true;
     } else if (FLAG("dump-after")) {
       NEED_VALUE();
       if (strcmp(value, "parse") && strcmp(value, "uniform"))
