@@ -413,7 +413,8 @@ if [ -f check/jobs.txt ]; then
       res="FAIL (exit $rc; $log)"
     fi
     case $res in PASS*) cpass=$((cpass + 1)) ;; *) cfail=$((cfail + 1)) ;; esac
-    printf "$cfmt" "$id" "${sums:+$launches}" "${sums:+$mism}" "$res" >>check-table.txt
+    [ -n "$sums" ] || { launches=-; mism=-; }
+    printf "$cfmt" "$id" "$launches" "$mism" "$res" >>check-table.txt
   done <check/jobs.txt
   if [ -f test/gpu/check-runtime/run.sh ]; then
     NVCC="$NVCC" bash test/gpu/check-runtime/run.sh >out/check-runtime.log 2>&1 </dev/null; rc=$?
