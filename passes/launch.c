@@ -129,22 +129,31 @@ static int kernel_params(Kernel *k, Node **out, int max) {
   return n;
 }
 
+/* The end (past the `;`) of a launch that is a statement of its own, or 0
+ * after an error: the rewrites that need a block around it. */
+static unsigned launch_statement_end(Unit *u, Node *call, Kernel *k) {
+  if (!in_statement_position(call)) {
+    error_at(call->begin, "launch of '%s' is part of a larger expression; make it a statement of its own so "
+                          "tfuse can rewrite it", k->sym->name);
+    return 0;
+  }
+  unsigned end = stmt_end(u->src, call);
+  if (end == call->end) {
+    error_at(call->begin, "cannot find the ';' ending this launch of '%s'", k->sym->name);
+    return 0;
+  }
+  return end;
+}
+
 /* -check: the checked launch, replacing the whole statement. */
 static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned ce, EditList *el,
                             const char *site) {
   const Source *src = u->src;
   const char *t = src->text;
   int d = k->p.dim;
-  if (!in_statement_position(call)) {
-    error_at(call->begin, "launch of '%s' is part of a larger expression; make it a statement of its own so "
-                          "tfuse can rewrite it", k->sym->name);
+  unsigned end = launch_statement_end(u, call, k);
+  if (!end)
     return false;
-  }
-  unsigned end = stmt_end(src, call);
-  if (end == call->end) {
-    error_at(call->begin, "cannot find the ';' ending this launch of '%s'", k->sym->name);
-    return false;
-  }
   unsigned cb = (unsigned)(strstr(t + call->begin, "<<<") - t); /* rewrite_one found it */
   char *callee = arena_strndup(t + call->begin, cb - call->begin);
   /* The original's callee: the kernel's name renamed (k<T> -> k__tf_orig<T>). */
@@ -282,16 +291,9 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
 
   /* Block mode: the grid is used twice (new grid, original extent), so it
    * is evaluated once into a local of a new block around the launch. */
-  if (!in_statement_position(call)) {
-    error_at(call->begin, "launch of '%s' is part of a larger expression; make it a statement of its own so "
-                          "tfuse can rewrite it", k->sym->name);
+  unsigned end = launch_statement_end(u, call, k);
+  if (!end)
     return false;
-  }
-  unsigned end = stmt_end(src, call);
-  if (end == call->end) {
-    error_at(call->begin, "cannot find the ';' ending this launch of '%s'", k->sym->name);
-    return false;
-  }
   Buf b = {0};
   buf_printf(&b, "{ const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
   buf_add(&b, t + call->begin, cb - call->begin);
