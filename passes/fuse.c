@@ -685,8 +685,84 @@ static bool is_idempotent_store(Node *s) {
   return !f.effects && !contains_kind(n->kid[1], N_ASSIGN);
 }
 
+/* ---- a varying if/else that assigns one place: a select ---- */
+
+static Node *single_stmt(Node *n) {
+  if (n && n->kind == N_COMPOUND)
+    return n->nkid == 1 ? n->kid[0] : NULL;
+  return n;
+}
+
+static bool has_side_effects(const Node *n) {
+  if (n->kind == N_CALL || n->kind == N_ASSIGN || is_incdec(n))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (has_side_effects(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* The expression as written, below the implicit conversion to the
+ * assigned type (same extent, one child). */
+static Node *as_written(Node *n) {
+  while (n->kind == N_UNEXPOSED && n->nkid == 1 && n->kid[0]->begin == n->begin && n->kid[0]->end == n->end)
+    n = n->kid[0];
+  return n;
+}
+
+static bool same_text(const Source *src, const Node *a, const Node *b) {
+  const char *t = src->text;
+  unsigned i = a->begin, j = b->begin;
+  for (;;) {
+    while (i < a->end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
+      i++;
+    while (j < b->end && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
+      j++;
+    if (i >= a->end || j >= b->end)
+      return i >= a->end && j >= b->end;
+    if (t[i++] != t[j++])
+      return false;
+  }
+}
+
+/* `if (c) L = e1; else L = e2;` with one side-effect-free L and e1, e2 of
+ * one arithmetic type is `L = c ? e1 : e2;` (C++17 evaluates c, one of
+ * e1/e2, then L, either way).  Emitted per copy it needs no predicates and
+ * no branches: Gauss-Jordan's pivot-row/other-row update. */
+static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
+  Node *a = single_stmt(s->then), *b = single_stmt(s->els);
+  if (!a || !b || s->has_vreturn || s->has_init_stmt || a->kind != N_ASSIGN || b->kind != N_ASSIGN ||
+      a->op != OP_ASSIGN || b->op != OP_ASSIGN || a->nkid != 2 || b->nkid != 2 || a->in_macro || b->in_macro)
+    return false;
+  Node *e1 = as_written(a->kid[1]), *e2 = as_written(b->kid[1]);
+  if (!same_text(F->src, a->kid[0], b->kid[0]) || has_side_effects(a->kid[0]) || has_side_effects(s->cond) ||
+      !e1->type_arith || e1->type_arith != e2->type_arith || has_side_effects(e1) || has_side_effects(e2))
+    return false;
+  const char *indent = indent_of(F, s);
+  Facts f = facts_of(F, s);
+  bool need = facts_need_guard(F, &f, ctx);
+  for (int r = 0; r < F->K; r++) {
+    char *c = render_ex(F, s->cond, s->cond->begin, s->cond->end, r, 0, NULL);
+    char *x = render_ex(F, e1, e1->begin, e1->end, r, 0, NULL);
+    char *y = render_ex(F, e2, e2->begin, e2->end, r, 0, NULL);
+    Vec extra = {0};
+    Site *sel = arena_alloc(sizeof *sel);
+    sel->off = e1->begin;
+    sel->len = e1->end - e1->begin;
+    sel->text = arena_printf("(%s) ? (%s) : (%s)", c, x, y);
+    sel->seq = -1; /* before a site of the condition at the same offset */
+    vec_push(&extra, sel);
+    char *text = render_ex(F, a, a->begin, stmt_end(F->src, a), r, 0, &extra);
+    vec_free(&extra);
+    piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, text, indent));
+  }
+  return true;
+}
+
 static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
   const char *indent = indent_of(F, s);
+  if (s->loop_varying && s->els && emit_select(F, s, ctx))
+    return;
   if (!s->loop_varying) {
     piece(F, indent, render_ex(F, s, s->begin, s->then->begin, -1, 0, NULL));
     emit_body(F, s->then, ctx, indent);

@@ -536,6 +536,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (clang_isExpression(ck)) {
     CXType ct = clang_getCanonicalType(clang_getCursorType(c));
     n->type_integral = (ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) || ct.kind == CXType_Enum;
+    if (ct.kind >= CXType_Bool && ct.kind <= CXType_LongDouble)
+      n->type_arith = (int)ct.kind;
     if (ct.kind == CXType_Record) {
       char *ts = take_string(clang_getTypeSpelling(ct));
       n->type_dim3 = !strcmp(ts, "dim3") || !strcmp(ts, "uint3");

@@ -222,6 +222,7 @@ struct Node {
   bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */
   bool type_integral;  /* an expression of integer, bool or enum type */
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
+  int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */
   /* Parts of control statements (parse.c fills them from the text). */
   Node *cond, *then, *els, *init, *inc, *body;
   unsigned rparen;     /* N_IF/N_FOR/N_WHILE/N_SWITCH: offset of the `)` */

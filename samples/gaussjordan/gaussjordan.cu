@@ -26,7 +26,9 @@
  *    in-place inversion's 1/pivot and -multiplier/pivot in column i, so
  *    `out` holds the inverse of each input matrix.
  *
- * Annotation: `#pragma tfuse coarsen dim(y) mode(thread)`.
+ * Annotation: `#pragma tfuse coarsen dim(y) mode(thread) mapping(consecutive)`:
+ * a thread owns rows K*y .. K*y+K-1 of its column, as in Volkov's unrolled
+ * versions (the stride mapping, rows y + r*blockDim.y, is in the sweep too).
  * Applies: thread mode along y (K must divide 32: one thread then owns K
  * rows of its column, as in Volkov's unrolled versions), and block mode
  * along x (several matrices per block; -mode block -dim x on the command
@@ -74,7 +76,7 @@
 /* __launch_bounds__(1024): the block is always 32x32, and saying so lets
  * nvcc fit the registers of block-mode copies (K = 8 merges eight 32x32
  * systems into one block's threads) into the register file. */
-#pragma tfuse coarsen dim(y) mode(thread)
+#pragma tfuse coarsen dim(y) mode(thread) mapping(consecutive)
 __global__ void __launch_bounds__(1024) eliminate(const float *in, float *out)
 {
     __shared__ float A[32][32];
