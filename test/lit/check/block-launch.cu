@@ -1,11 +1,11 @@
 // -check in block mode: the original kernel is kept after the coarsened one
 // as k__tf_orig (a prototype gets a renamed copy too), the check runtime's
-// header follows the prelude, and the launch runs, under TFUSE_CHECK, the
+// header follows the prelude, and the launch runs, with checking on, the
 // original then the coarsened kernel between the runtime's calls.  Grid and
 // block are evaluated once; an argument with a side effect (next()) goes
 // into a local so both launches see one value; shared memory size and
-// stream are kept.  Only pointers to non-const are tracked.  Without
-// TFUSE_CHECK the else branch is the usual coarsened launch.
+// stream are kept.  Only pointers to non-const are tracked.  With checking
+// off the else branch is the usual coarsened launch.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -check -factor 4 %t.in.cu -o %t.cu

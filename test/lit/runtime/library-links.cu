@@ -3,11 +3,11 @@
 // CMake build makes (lib/libtfuse_check.a), with -lcuda, as README.md says.
 // Run without a GPU (a copy of the CUDA stub driver stands in for
 // libcuda.so.1, so CUDA itself fails, also on a machine with a GPU):
-//   - check_on() is false without TFUSE_CHECK, with TFUSE_CHECK=0 and with
-//     TFUSE_CHECK empty: the coarsened launch runs alone, the library prints
-//     nothing;
-//   - with TFUSE_CHECK=1 it is true, and the CUDA failure inside the check
-//     is reported with kernel and site, exit status 1, and the summary.
+//   - check_on() is false when the environment variable that turns checking
+//     on is unset, "0" or empty: the coarsened launch runs alone, and the
+//     library prints nothing;
+//   - when it is "1", check_on() is true, and the CUDA failure inside the
+//     check is reported with kernel and site, exit status 1, and the summary.
 // REQUIRES: nvcc
 // RUN: cat %src-root/runtime/include/tfuse/prelude.h %src-root/runtime/include/tfuse/check.h %s > %t.cu
 // RUN: %nvcc -arch=sm_90 -std=c++17 %t.cu %src-root/runtime/src/check.cpp -lcuda -o %t

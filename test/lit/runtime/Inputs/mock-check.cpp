@@ -23,11 +23,10 @@ tfuse_check_launch *tfuse_check_begin(const char *kernel, const char *site, cuda
 
 void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind, size_t elem_size,
                        const char *arg) {
+  /* Indexed by the element kinds of check.h: bytes, float, double. */
+  static const char *const kind_name[] = {"bytes", "float", "double"};
   std::printf("track %s %s p=%p kind=%s size=%zu\n", c->kernel, arg, p,
-              kind == TFUSE_CHECK_FLOAT    ? "float"
-              : kind == TFUSE_CHECK_DOUBLE ? "double"
-                                           : "bytes",
-              elem_size);
+              kind >= 0 && kind <= 2 ? kind_name[kind] : "unknown", elem_size);
 }
 
 void tfuse_check_original_done(tfuse_check_launch *c) { std::printf("original_done %s\n", c->kernel); }
