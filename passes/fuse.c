@@ -149,15 +149,6 @@ static char *promo_decl(Fuse *F, Sym *arr) {
   return NULL;
 }
 
-static Node *up_expr(Node *n) {
-  Node *p = n->parent;
-  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
-    p = p->parent;
-  return p;
-}
-
-static bool is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
-
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites);
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites);
 
@@ -167,10 +158,10 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
   if (n->in_macro || n->begin < b || n->end > e)
     return false;
   if (n->kind == N_SUBSCRIPT) {
-    Node *p = up_expr(n);
-    if (p && ((p->kind == N_ASSIGN && node_strip(p->kid[0]) == n) || is_incdec(p)))
+    Node *p = node_parent(n);
+    if (p && ((p->kind == N_ASSIGN && node_strip(p->kid[0]) == n) || node_is_incdec(p)))
       return false; /* the store is rewritten at its operator */
-    Promo *pr = promo_of_access(F->u, F->k, n);
+    Promo *pr = n->promo;
     if (!pr || (r < 0 && pr->per_copy))
       return false; /* shared memory holds the same value */
     add_site(sites, n->begin, n->end - n->begin, (char *)promo_reg(F, pr, r));
@@ -178,7 +169,7 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
   }
   if (n->kind == N_ASSIGN && n->nkid == 2) {
     Node *lhs = node_strip(n->kid[0]);
-    Promo *pr = promo_of_access(F->u, F->k, lhs);
+    Promo *pr = lhs->promo;
     if (!pr)
       return false;
     if (r < 0 && pr->per_copy) {
@@ -196,9 +187,9 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
     add_site(sites, ob, oe - ob, arena_printf("= %s %.*s", promo_reg(F, pr, r), (int)(oe - ob), t + ob));
     return false; /* the operands are rendered as usual */
   }
-  if (is_incdec(n) && n->nkid == 1) {
+  if (node_is_incdec(n) && n->nkid == 1) {
     Node *acc = node_strip(n->kid[0]);
-    Promo *pr = promo_of_access(F->u, F->k, acc);
+    Promo *pr = acc->promo;
     if (!pr)
       return false;
     if (r < 0 && pr->per_copy) {
@@ -374,7 +365,7 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
   default:
     break;
   }
-  if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
+  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
     Sym *t = node_store_target(n->kid[0]);
     if (!t)
       f->effects = true;
@@ -548,15 +539,6 @@ static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
 
 /* ---- declarations ---- */
 
-static Node *var_init(Node *var) {
-  for (int i = var->nkid - 1; i >= 0; i--) {
-    NodeKind k = var->kid[i]->kind;
-    if (k != N_TYPE_REF && k != N_OTHER)
-      return var->kid[i];
-  }
-  return NULL;
-}
-
 /* Inserts `TFUSE_GUARD(g, ` ... `)` around the initializer of `var`. */
 static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
   Node *init = var_init(var);
@@ -693,15 +675,6 @@ static Node *single_stmt(Node *n) {
   return n;
 }
 
-static bool has_side_effects(const Node *n) {
-  if (n->kind == N_CALL || n->kind == N_ASSIGN || is_incdec(n))
-    return true;
-  for (int i = 0; i < n->nkid; i++)
-    if (has_side_effects(n->kid[i]))
-      return true;
-  return false;
-}
-
 /* The expression as written, below the implicit conversion to the
  * assigned type (same extent, one child). */
 static Node *as_written(Node *n) {
@@ -735,8 +708,8 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
       a->op != OP_ASSIGN || b->op != OP_ASSIGN || a->nkid != 2 || b->nkid != 2 || a->in_macro || b->in_macro)
     return false;
   Node *e1 = as_written(a->kid[1]), *e2 = as_written(b->kid[1]);
-  if (!same_text(F->src, a->kid[0], b->kid[0]) || has_side_effects(a->kid[0]) || has_side_effects(s->cond) ||
-      !e1->type_arith || e1->type_arith != e2->type_arith || has_side_effects(e1) || has_side_effects(e2))
+  if (!same_text(F->src, a->kid[0], b->kid[0]) || node_has_side_effects(a->kid[0]) || node_has_side_effects(s->cond) ||
+      !e1->type_arith || e1->type_arith != e2->type_arith || node_has_side_effects(e1) || node_has_side_effects(e2))
     return false;
   const char *indent = indent_of(F, s);
   Facts f = facts_of(F, s);

@@ -29,6 +29,7 @@
  */
 #include "tfuse.h"
 
+#include <ctype.h>
 #include <string.h>
 
 typedef struct {
@@ -87,6 +88,8 @@ static bool in_statement_position(const Node *call) {
   }
 }
 
+static bool is_ident_char(char c) { return c == '_' || isalnum((unsigned char)c); }
+
 const char *original_name(const Kernel *k) { return arena_printf("%s__tf_orig", k->sym->name); }
 
 /* The text of [b, e) with the name at `name_off` renamed to the original's. */
@@ -108,16 +111,6 @@ void launch_keep_original(Unit *u, Kernel *k, EditList *el) {
     if (d->sym == k->sym && d->end > d->loc)
       edit_insert(el, d->begin, arena_printf("%s;\n", renamed_text(src, k, d->begin, d->end, d->loc)));
   }
-}
-
-static bool has_effects(const Node *n) {
-  if (n->kind == N_CALL || n->kind == N_ASSIGN ||
-      (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC))
-    return true;
-  for (int i = 0; i < n->nkid; i++)
-    if (has_effects(n->kid[i]))
-      return true;
-  return false;
 }
 
 /* The kernel's parameter nodes, in order. */
@@ -146,7 +139,7 @@ static unsigned launch_statement_end(Unit *u, Node *call, Kernel *k) {
 }
 
 /* -check: the checked launch, replacing the whole statement. */
-static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned ce, EditList *el,
+static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, EditList *el,
                             const char *site) {
   const Source *src = u->src;
   const char *t = src->text;
@@ -154,17 +147,12 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   unsigned end = launch_statement_end(u, call, k);
   if (!end)
     return false;
-  unsigned cb = (unsigned)(strstr(t + call->begin, "<<<") - t); /* rewrite_one found it */
   char *callee = arena_strndup(t + call->begin, cb - call->begin);
   /* The original's callee: the kernel's name renamed (k<T> -> k__tf_orig<T>). */
   char *orig_callee = NULL;
   size_t nlen = strlen(k->sym->name);
   for (char *p = strstr(callee, k->sym->name); p; p = strstr(p + 1, k->sym->name)) {
-    bool starts = p == callee || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
-                                   (p[-1] >= '0' && p[-1] <= '9'));
-    char c = p[nlen];
-    bool ends = !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
-    if (starts && ends)
+    if ((p == callee || !is_ident_char(p[-1])) && !is_ident_char(p[nlen]))
       orig_callee = arena_printf("%.*s%s%s", (int)(p - callee), callee, original_name(k), p + nlen);
   }
   if (!orig_callee) {
@@ -184,7 +172,7 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
       continue; /* a default argument */
     char *text = arena_strndup(t + a->begin, a->end - a->begin);
     char *use = text;
-    if (has_effects(a)) {
+    if (node_has_side_effects(a)) {
       use = arena_printf("__tf_a%d", nargs);
       buf_printf(&pre, "auto %s = (%s); ", use, text);
     }
@@ -238,7 +226,6 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   buf_free(&args);
   buf_free(&plain);
   buf_free(&track);
-  (void)ce;
   return true;
 }
 
@@ -280,7 +267,7 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
   const char *slash = strrchr(src->path, '/');
   char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
   if (check)
-    return rewrite_checked(u, call, k, parts, np, ce, el, site);
+    return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
     char *block = span_text(src, parts[1]);
     edit_replace(el, parts[1].b, parts[1].e - parts[1].b,

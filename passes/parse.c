@@ -867,8 +867,6 @@ void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
     buf_puts(out, " varying-control");
   if (n->has_vreturn)
     buf_puts(out, " varying-return");
-  if (getenv("TFUSE_DUMP_TYPES") && (n->type_integral || n->type_dim3))
-    buf_puts(out, n->type_integral ? " (integral)" : " (dim3)");
   if (n->sym && (n->kind == N_VAR || n->kind == N_PARAM))
     buf_printf(out, " %s", n->sym->varying ? "[varying]" : "[uniform]");
   buf_puts(out, "\n");

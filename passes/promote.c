@@ -1,8 +1,9 @@
 /* promote: register promotion of shared-memory re-reads (DESIGN.md sec. 6).
  *
  * Contract: requires uniform_analyze and a passing legality_check; fills
- * Kernel.promoted with a Promo for every shared array that may be promoted
- * and sets Sym.promoted on it.  fuse.c then gives each copy a register for
+ * Kernel.promoted with a Promo for every shared array that may be promoted,
+ * sets Sym.promoted on it and Node.promo on its accesses at the owner's
+ * index.  fuse.c then gives each copy a register for
  * the element it owns, writes every store through to shared memory, and
  * reads the register wherever the kernel reads the owner's own element.
  * Nothing else changes: reads of other threads' elements stay loads.
@@ -41,13 +42,6 @@ typedef struct {
   Node *body;
 } PA;
 
-static Node *up(Node *n) {
-  Node *p = n->parent;
-  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
-    p = p->parent;
-  return p;
-}
-
 /* The child of `p` on the way down to `n` (skipping parentheses). */
 static bool is_operand(Node *p, int i, Node *n) { return p->nkid > i && node_strip(p->kid[i]) == n; }
 
@@ -76,7 +70,7 @@ kids:
 static Node *full_access(Node *ref, int rank, Node **idx) {
   Node *n = ref;
   for (int d = 0; d < rank; d++) {
-    Node *p = up(n);
+    Node *p = node_parent(n);
     if (!p || p->kind != N_SUBSCRIPT || !is_operand(p, 0, n))
       return NULL;
     idx[d] = p->nkid > 1 ? p->kid[1] : NULL;
@@ -92,19 +86,15 @@ static bool local_written(PA *pa, Sym *s) {
   bool written = s->addr_taken;
   for (int i = 0; i < refs.len && !written; i++) {
     Node *r = refs.items[i];
-    Node *p = up(r);
+    Node *p = node_parent(r);
     if (!p)
       continue;
     if (p->kind == N_ASSIGN && is_operand(p, 0, r))
       written = true;
-    else if (p->kind == N_UNOP && (p->op == OP_ADDR || (p->op >= OP_POST_INC && p->op <= OP_PRE_DEC)))
+    else if ((p->kind == N_UNOP && p->op == OP_ADDR) || node_is_incdec(p))
       written = true;
-    else if (p->kind == N_CALL && p->sym) {
-      int first = call_first_arg(p);
-      for (int a = first; a < p->nkid; a++)
-        if (node_strip(p->kid[a]) == r && a - first < 32 && (p->sym->ref_params >> (a - first) & 1))
-          written = true;
-    }
+    else if (p->kind == N_CALL && call_passes_by_ref(p, r))
+      written = true;
   }
   vec_free(&refs);
   return written;
@@ -121,13 +111,6 @@ static Node *var_node(Node *n, Sym *s) {
   return NULL;
 }
 
-static Node *initializer(Node *var) {
-  for (int i = var->nkid - 1; i >= 0; i--)
-    if (var->kid[i]->kind != N_TYPE_REF && var->kid[i]->kind != N_OTHER)
-      return var->kid[i];
-  return NULL;
-}
-
 /* The block dimension (0..2) a subscript is the thread coordinate of, or
  * -1.  *key identifies the coordinate for comparing accesses. */
 static int coordinate(PA *pa, Node *e, const void **key) {
@@ -140,7 +123,7 @@ static int coordinate(PA *pa, Node *e, const void **key) {
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_LOCAL && !n->sym->is_array &&
       !n->sym->is_reference && n->sym->int_bytes >= 2) {
     Node *v = var_node(pa->body, n->sym);
-    Node *init = v ? initializer(v) : NULL;
+    Node *init = v ? var_init(v) : NULL;
     Node *b = init ? node_strip(init) : NULL;
     if (b && b->kind == N_BUILTIN && b->bi == BI_THREADIDX && b->bi_dim >= 0 && !local_written(pa, n->sym)) {
       *key = n->sym;
@@ -191,7 +174,7 @@ static int block_rank(Unit *u, Node *launch, Node *e, int depth) {
     /* A dim3 local used only in launch configurations. */
     Node *fn = enclosing_function(launch);
     Node *v = var_node(fn, n->sym);
-    Node *init = v ? initializer(v) : NULL;
+    Node *init = v ? var_init(v) : NULL;
     if (!init)
       return 0;
     Vec refs = {0};
@@ -286,10 +269,10 @@ static bool decide(PA *pa, Sym *s, Promo *pr, bool report) {
       ok = false;
       break;
     }
-    Node *p = up(acc);
+    Node *p = node_parent(acc);
     bool store = false;
     if (p && p->kind == N_UNOP && p->op == OP_ADDR) {
-      Node *call = up(p);
+      Node *call = node_parent(p);
       if (!report)
         ;
       else if (call && call->kind == N_CALL && call->sym && !strncmp(call->sym->name, "atomic", 6))
@@ -303,9 +286,9 @@ static bool decide(PA *pa, Sym *s, Promo *pr, bool report) {
     }
     if (p && p->kind == N_ASSIGN && is_operand(p, 0, acc))
       store = true;
-    else if (p && p->kind == N_UNOP && p->op >= OP_POST_INC && p->op <= OP_PRE_DEC) {
+    else if (p && node_is_incdec(p)) {
       store = true;
-      Node *pp = up(p);
+      Node *pp = node_parent(p);
       bool value_used = !(pp && (pp->kind == N_COMPOUND || (pp->kind == N_FOR && pp->inc == p) ||
                                  pp->kind == N_IF || pp->kind == N_WHILE || pp->kind == N_DO ||
                                  pp->kind == N_FOR || pp->kind == N_CASE || pp->kind == N_LABEL));
@@ -316,17 +299,12 @@ static bool decide(PA *pa, Sym *s, Promo *pr, bool report) {
         ok = false;
         break;
       }
-    } else if (p && p->kind == N_CALL && p->sym) {
-      int first = call_first_arg(p);
-      for (int a = first; a < p->nkid; a++)
-        if (node_strip(p->kid[a]) == acc && a - first < 32 && (p->sym->ref_params >> (a - first) & 1)) {
-          if (report)
-            remark_at(acc->begin, "shared array '%s' is not promoted to registers: its element is passed by "
-                                  "reference to '%s'", s->name, p->sym->name);
-          ok = false;
-        }
-      if (!ok)
-        break;
+    } else if (p && p->kind == N_CALL && call_passes_by_ref(p, acc)) {
+      if (report)
+        remark_at(acc->begin, "shared array '%s' is not promoted to registers: its element is passed by "
+                              "reference to '%s'", s->name, p->sym->name);
+      ok = false;
+      break;
     }
     bool own = true;
     for (int d = 0; d < s->rank; d++) {
@@ -371,16 +349,18 @@ static bool decide(PA *pa, Sym *s, Promo *pr, bool report) {
     vec_free(&refs);
     NOT_PROMOTED(at, "shared array '%s' is not promoted to registers: the kernel never stores to it", s->name);
   }
-  /* Reads of the owner's element, now that the index is known. */
+  /* The accesses at the owner's index, now that it is known; reads of it
+   * are what promotion gains. */
   for (int i = 0; i < refs.len; i++) {
     Node *acc = full_access(refs.items[i], s->rank, idx);
-    Node *p = up(acc);
-    if (p && ((p->kind == N_ASSIGN && is_operand(p, 0, acc) && p->op == OP_ASSIGN)))
-      continue;
     bool own = true;
     for (int d = 0; d < s->rank && own; d++)
       own = idx[d] && coordinate(pa, idx[d], &keys[d]) >= 0 && keys[d] == want[d];
-    own_reads += own;
+    if (!own)
+      continue;
+    vec_push(&pr->accesses, acc);
+    Node *p = node_parent(acc);
+    own_reads += !(p && p->kind == N_ASSIGN && is_operand(p, 0, acc) && p->op == OP_ASSIGN);
   }
   vec_free(&refs);
   if (own_reads == 0)
@@ -431,6 +411,8 @@ void promote_analyze(Unit *u, Kernel *k, const Options *opt) {
       continue;
     s->promoted = true;
     pr->per_copy = s->varying || k->p.mode == MODE_THREAD;
+    for (int j = 0; j < pr->accesses.len; j++)
+      ((Node *)pr->accesses.items[j])->promo = pr;
     vec_push(&k->promoted, pr);
     if (opt->report)
       remark_at(s->decl_off != ~0u ? s->decl_off : k->fn->loc,
@@ -439,38 +421,4 @@ void promote_analyze(Unit *u, Kernel *k, const Options *opt) {
                 s->name, pr->index_text, pr->per_copy ? "logical thread" : "thread");
   }
   vec_free(&arrays);
-}
-
-/* The promotion of `acc` if it is a full-rank access to a promoted array at
- * the owner's index, else NULL. */
-Promo *promo_of_access(Unit *u, Kernel *k, Node *acc) {
-  if (acc->kind != N_SUBSCRIPT || k->promoted.len == 0)
-    return NULL;
-  Node *base = acc;
-  int depth = 0;
-  while (base && base->kind == N_SUBSCRIPT) {
-    base = node_strip(base->kid[0]);
-    depth++;
-  }
-  if (!base || base->kind != N_DECL_REF || !base->sym || !base->sym->promoted)
-    return NULL;
-  Promo *pr = NULL;
-  for (int i = 0; i < k->promoted.len && !pr; i++)
-    if (((Promo *)k->promoted.items[i])->arr == base->sym)
-      pr = k->promoted.items[i];
-  if (!pr || depth != pr->arr->rank)
-    return NULL;
-  /* The outermost subscript node of a rank-r access is acc itself. */
-  Node *p = up(acc);
-  if (p && p->kind == N_SUBSCRIPT && is_operand(p, 0, acc))
-    return NULL;
-  PA pa = {.u = u, .k = k, .body = k->fn->sym->body};
-  Node *n = acc;
-  for (int d = pr->arr->rank - 1; d >= 0; d--) {
-    const void *key;
-    if (coordinate(&pa, n->kid[1], &key) < 0 || key != pr->keys[d])
-      return NULL;
-    n = node_strip(n->kid[0]);
-  }
-  return pr;
 }

@@ -114,6 +114,33 @@ static Sym *lvalue_root(Node *lhs, bool *through_memory) {
   return NULL;
 }
 
+bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
+
+bool node_has_side_effects(const Node *n) {
+  if (n->kind == N_CALL || n->kind == N_ASSIGN || node_is_incdec(n))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (node_has_side_effects(n->kid[i]))
+      return true;
+  return false;
+}
+
+Node *node_parent(Node *n) {
+  Node *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
+    p = p->parent;
+  return p;
+}
+
+Node *var_init(Node *var) {
+  for (int i = var->nkid - 1; i >= 0; i--) {
+    NodeKind k = var->kid[i]->kind;
+    if (k != N_TYPE_REF && k != N_OTHER)
+      return var->kid[i];
+  }
+  return NULL;
+}
+
 Sym *node_store_target(Node *lhs) {
   bool mem;
   Sym *s = lvalue_root(lhs, &mem);
@@ -137,7 +164,7 @@ static bool pure_rec(const Sym *fn, int depth);
 static bool body_is_pure(const Node *n, int depth) {
   if (!n)
     return true;
-  if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
+  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
     bool mem;
     Sym *s = lvalue_root(n->kid[0], &mem);
     if (mem || !s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
@@ -227,7 +254,7 @@ bool call_is_construct(const Node *call) {
 /* Locals written inside a statement that is emitted once per copy are
  * written once per copy: they must have a copy each (`in[j++]`). */
 static void writes_per_copy(UA *ua, Node *n) {
-  if (n->kind == N_ASSIGN || (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC)) {
+  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
     Sym *t = node_store_target(n->kid[0]);
     if (t)
       make_varying(ua, t);
@@ -241,7 +268,7 @@ static bool has_per_copy_effect(const Node *n) {
     return true;
   if (n->kind == N_ASSIGN && n->op != OP_ASSIGN && !node_store_target(n->kid[0]))
     return true;
-  if (n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC && !node_store_target(n->kid[0]))
+  if (node_is_incdec(n) && !node_store_target(n->kid[0]))
     return true;
   for (int i = 0; i < n->nkid; i++)
     if (has_per_copy_effect(n->kid[i]))
@@ -283,6 +310,16 @@ int call_first_arg(const Node *call) {
   if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER)
     return 1;
   return 0;
+}
+
+bool call_passes_by_ref(const Node *call, const Node *arg) {
+  if (!call->sym)
+    return false;
+  int first = call_first_arg(call);
+  for (int a = first; a < call->nkid && a - first < 32; a++)
+    if (node_strip(call->kid[a]) == arg && (call->sym->ref_params >> (a - first) & 1))
+      return true;
+  return false;
 }
 
 static bool visit_kids(UA *ua, Node *n) {

@@ -223,6 +223,7 @@ struct Node {
   bool type_integral;  /* an expression of integer, bool or enum type */
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
   int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */
+  struct Promo *promo; /* promote.c: an element access at the owner's index of a promoted array */
   /* Parts of control statements (parse.c fills them from the text). */
   Node *cond, *then, *els, *init, *inc, *body;
   unsigned rparen;     /* N_IF/N_FOR/N_WHILE/N_SWITCH: offset of the `)` */
@@ -308,6 +309,16 @@ bool sym_is_pure_function(const Sym *fn);
 int call_first_arg(const Node *call);
 bool call_is_construct(const Node *call);
 bool expr_has_load(const Node *n);
+/* `x++`, `x--`, `++x`, `--x`. */
+bool node_is_incdec(const Node *n);
+/* Whether evaluating n may write something or call a function. */
+bool node_has_side_effects(const Node *n);
+/* The nearest ancestor that is not a parenthesis or implicit node. */
+Node *node_parent(Node *n);
+/* A variable declaration's initializer, or NULL. */
+Node *var_init(Node *var);
+/* Whether `arg` is passed to `call` by non-const reference. */
+bool call_passes_by_ref(const Node *call, const Node *arg);
 
 /* ===================== passes/legality.c ===================== */
 
@@ -318,18 +329,19 @@ bool legality_check(Unit *u, Kernel *k);
 /* ===================== passes/promote.c ===================== */
 
 /* Register promotion of owner-computed shared arrays (DESIGN.md sec. 6). */
-typedef struct {
+typedef struct Promo {
   Sym *arr;
   const void **keys; /* per dimension: the thread coordinate of the owner's index */
   int *dims;         /* per dimension: the block dimension it runs along */
   char *index_text;  /* the first store's access, for messages */
+  Vec accesses;      /* Node*: the accesses at the owner's index */
   bool per_copy;     /* one register per copy (else one per thread) */
   char **reg;        /* fuse.c: register names, per copy or [0] */
 } Promo;
 
+/* Sets Node.promo on every access at the owner's index of an array it
+ * promotes (the outermost subscript of A[i]..[j]). */
 void promote_analyze(Unit *u, Kernel *k, const Options *opt);
-/* The promotion an element access is at the owner's index of, or NULL. */
-Promo *promo_of_access(Unit *u, Kernel *k, Node *acc);
 
 /* ===================== passes/fuse.c ===================== */
 
