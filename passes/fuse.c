@@ -732,6 +732,49 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
   return true;
 }
 
+/* A dead copy (block mode past the grid, or returned) that stores into its
+ * own replica of a shared array changes nothing another copy sees: only
+ * copy r reads `Bs_r`.  So outside predicated regions, where the guard
+ * only says "copy r is live", `if (__tf_ok_r) Bs_r[ty][tx] = e;` becomes
+ * `Bs_r[ty][tx] = __tf_ok_r ? (e) : 0;`: e's loads stay guarded, but the K
+ * copies' loads are no longer split by branches and can overlap (matmul
+ * block x K=8: 12.5 ms -> 11.3 ms on the H200).  The index must be the
+ * same in every copy and side-effect free, so a dead copy stores where
+ * copy 0, which is live, does. */
+static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx) {
+  Node *n = node_strip(s);
+  if (ctx->region || n->kind != N_ASSIGN || n->op != OP_ASSIGN || n->nkid != 2 || n->in_macro)
+    return false;
+  Node *lhs = node_strip(n->kid[0]), *base = lhs;
+  while (base && base->kind == N_SUBSCRIPT)
+    base = node_strip(base->kid[0]);
+  if (lhs->kind != N_SUBSCRIPT || lhs->promo || !base || base->kind != N_DECL_REF || !base->sym ||
+      base->sym->kind != SYM_SHARED || !base->sym->varying || !base->sym->is_array || index_varying(lhs) ||
+      node_has_side_effects(lhs))
+    return false;
+  Node *rhs = n->kid[1];
+  if (!rhs->type_arith && !as_written(rhs)->type_arith)
+    return false;
+  const char *indent = indent_of(F, s);
+  for (int r = 0; r < F->K; r++) {
+    char *g = guard_of(F, ctx, r);
+    if (!g) {
+      piece(F, indent, render(F, s, r));
+      continue;
+    }
+    Vec extra = {0};
+    Site *v = arena_alloc(sizeof *v);
+    v->off = rhs->begin;
+    v->len = rhs->end - rhs->begin;
+    v->text = arena_printf("%s ? (%s) : 0", g, render_ex(F, rhs, rhs->begin, rhs->end, r, 0, NULL));
+    v->seq = -1;
+    vec_push(&extra, v);
+    piece(F, indent, render_ex(F, s, s->begin, stmt_end(F->src, s), r, 0, &extra));
+    vec_free(&extra);
+  }
+  return true;
+}
+
 static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
   const char *indent = indent_of(F, s);
   if (s->loop_varying && s->els && emit_select(F, s, ctx))
@@ -906,6 +949,8 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
     return;
   }
   bool need = facts_need_guard(F, &f, ctx);
+  if (need && emit_replica_store(F, s, ctx))
+    return;
   for (int r = 0; r < F->K; r++)
     piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, render(F, s, r), indent));
 }

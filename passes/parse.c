@@ -511,6 +511,20 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   case N_VAR:
     n->sym = sym_for(u, c);
     n->spelling = n->sym ? n->sym->name : NULL;
+    /* An array's size expressions are children too; only this tells them
+     * from an initializer.  A class type's implicit default construction
+     * (`P p[64];`) is an initializer to clang but has no text. */
+    if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym) {
+      int depth = 0;
+      for (unsigned i = n->loc + (unsigned)strlen(n->sym->name); i < n->end && i < u->src->len; i++) {
+        char ch = u->src->text[i];
+        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
+        if (!depth && (ch == '=' || ch == '(' || ch == '{')) {
+          n->has_var_init = true;
+          break;
+        }
+      }
+    }
     break;
   case N_DECL_REF:
   case N_CALL:

@@ -133,6 +133,8 @@ Node *node_parent(Node *n) {
 }
 
 Node *var_init(Node *var) {
+  if (var->kind == N_VAR && !var->has_var_init)
+    return NULL;
   for (int i = var->nkid - 1; i >= 0; i--) {
     NodeKind k = var->kid[i]->kind;
     if (k != N_TYPE_REF && k != N_OTHER)

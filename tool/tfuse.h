@@ -220,6 +220,7 @@ struct Node {
   bool is_launch;
   bool arrow;          /* N_MEMBER: `->` */
   bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */
+  bool has_var_init;   /* N_VAR with an initializer (its last child) */
   bool type_integral;  /* an expression of integer, bool or enum type */
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
   int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */

@@ -12,7 +12,7 @@
 // RUN: %nvcc-check %t.thread.cu
 
 // BLOCK-LABEL: __global__ void k(
-// BLOCK:      if (__tf_ok_3) tile_3[threadIdx.x] = in[i_3];
+// BLOCK:      tile_3[threadIdx.x] = __tf_ok_3 ? (in[i_3]) : 0;
 // BLOCK-NEXT: __syncthreads();
 // BLOCK-NEXT: out[i_0] = tile_0[255 - threadIdx.x];
 // BLOCK-NOT:  __syncthreads

@@ -20,7 +20,7 @@
 // CHECK-NEXT: __shared__ float idx_1[64];
 // CHECK-NEXT: __shared__ float c[64];
 // CHECK:      s_0[threadIdx.x] = in[(blockIdx.x * 2) * blockDim.x + threadIdx.x];
-// CHECK-NEXT: if (__tf_ok_1) s_1[threadIdx.x] = in[(blockIdx.x * 2 + 1) * blockDim.x + threadIdx.x];
+// CHECK-NEXT: s_1[threadIdx.x] = __tf_ok_1 ? (in[(blockIdx.x * 2 + 1) * blockDim.x + threadIdx.x]) : 0;
 // CHECK-NEXT: idx_0[(blockIdx.x * 2) % 64] = 1.0f;
 // CHECK-NEXT: if (__tf_ok_1) idx_1[(blockIdx.x * 2 + 1) % 64] = 1.0f;
 // CHECK-NEXT: c[threadIdx.x] = 2.0f;
