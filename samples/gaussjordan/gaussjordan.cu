@@ -40,7 +40,8 @@
  * is stable. The output buffer is poisoned with 0xFF bytes (a NaN pattern)
  * before the run.
  *
- * Check: per matrix, the same in-place inversion on the CPU in double;
+ * Check (samples/common/gaussjordan.h, shared with gaussjordan_ws): per
+ * matrix, the same in-place inversion on the CPU in double;
  * |gpu - ref| <= 1e-4 * max|ref| of that matrix, and, independently of the
  * reference, max |A * out - I| <= 1e-4.
  *
@@ -69,9 +70,8 @@
 #include <math.h>
 #include <cuda_runtime.h>
 
-#include "../common/harness.h" /* CUDA_CHECK, LCG, options, timing, dump */
-
-#define NDIM 32
+#include "../common/harness.h"     /* CUDA_CHECK, LCG, options, timing, dump */
+#include "../common/gaussjordan.h" /* NDIM, gj_fill, gj_check (CPU reference) */
 
 /* __launch_bounds__(1024): the block is always 32x32, and saying so lets
  * nvcc fit the registers of block-mode copies (K = 8 merges eight 32x32
@@ -121,26 +121,6 @@ static void launch_eliminate(void *ctx)
     CUDA_CHECK(cudaGetLastError());
 }
 
-/* Textbook in-place Gauss-Jordan inversion without pivoting, in double:
- * for each i, scale row i by 1/pivot (its diagonal becoming 1/pivot), then
- * subtract multiple A[y][i] of it from every other row y (column i
- * becoming -A[y][i]/pivot). */
-static void invert_ref(double a[NDIM][NDIM])
-{
-    for (int i = 0; i < NDIM; i++) {
-        double pivot = a[i][i];
-        for (int x = 0; x < NDIM; x++)
-            a[i][x] = (x == i ? 1.0 : a[i][x]) / pivot;
-        for (int y = 0; y < NDIM; y++) {
-            if (y == i)
-                continue;
-            double f = a[y][i];
-            for (int x = 0; x < NDIM; x++)
-                a[y][x] = (x == i ? 0.0 : a[y][x]) - f * a[i][x];
-        }
-    }
-}
-
 int main(int argc, char **argv)
 {
     const char *usage = "gaussjordan [systems] [--check] [--check-sample S] "
@@ -159,15 +139,7 @@ int main(int argc, char **argv)
 
     float *in = (float *)host_alloc(bytes);
     float *out = (float *)host_alloc(bytes);
-    lcg_seed(31337u);
-    for (int p = 0; p < systems; p++) {
-        float *m = in + (size_t)p * NDIM * NDIM;
-        for (int y = 0; y < NDIM; y++) {
-            m[NDIM * y + y] = lcg_uniform(33.0f, 34.0f);
-            for (int x = y + 1; x < NDIM; x++)
-                m[NDIM * y + x] = m[NDIM * x + y] = lcg_uniform(-1.0f, 1.0f);
-        }
-    }
+    gj_fill(in, systems);
 
     Problem p;
     p.systems = systems;
@@ -179,59 +151,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(out, p.out, bytes, cudaMemcpyDeviceToHost));
 
-    int status = 0;
-    if (opt.check) {
-        long count = check_count(systems, 2.0 * NDIM * NDIM * NDIM * 2, opt.check_sample);
-        long bad = 0, first = -1;
-        double max_rel = 0.0, max_res = 0.0;
-        static double ref[NDIM][NDIM];
-        for (long j = 0; j < count; j++) {
-            long s = check_index(j, count, systems);
-            const float *a = in + (size_t)s * NDIM * NDIM;
-            const float *g = out + (size_t)s * NDIM * NDIM;
-            double amax = 0.0, err = 0.0, res = 0.0;
-            for (int y = 0; y < NDIM; y++)
-                for (int x = 0; x < NDIM; x++)
-                    ref[y][x] = a[NDIM * y + x];
-            invert_ref(ref);
-            for (int y = 0; y < NDIM; y++)
-                for (int x = 0; x < NDIM; x++) {
-                    double d = fabs((double)g[NDIM * y + x] - ref[y][x]);
-                    if (fabs(ref[y][x]) > amax)
-                        amax = fabs(ref[y][x]);
-                    if (d > err || d != d)
-                        err = d;
-                }
-            /* Residual of the GPU result: A * out - I. */
-            for (int y = 0; y < NDIM; y++)
-                for (int x = 0; x < NDIM; x++) {
-                    double sum = (y == x) ? -1.0 : 0.0;
-                    for (int k = 0; k < NDIM; k++)
-                        sum += (double)a[NDIM * y + k] * g[NDIM * k + x];
-                    if (fabs(sum) > res || sum != sum)
-                        res = fabs(sum);
-                }
-            double rel = err / amax;
-            if (!(rel <= 1e-4 && res <= 1e-4)) { /* also catches NaN */
-                if (first < 0)
-                    first = s;
-                bad++;
-            }
-            if (rel > max_rel || rel != rel)
-                max_rel = rel;
-            if (res > max_res || res != res)
-                max_res = res;
-        }
-        printf("gaussjordan: checked %ld of %d matrices, tolerance 1e-4 relative to max|inverse| "
-               "(max %.3g), residual |A*out - I| <= 1e-4 (max %.3g)\n",
-               count, systems, max_rel, max_res);
-        if (bad) {
-            printf("gaussjordan: FAIL (%ld bad matrices; first is matrix %ld)\n", bad, first);
-            status = 1;
-        } else {
-            printf("gaussjordan: PASS\n");
-        }
-    }
+    int status = opt.check ? gj_check("gaussjordan", in, out, systems, opt.check_sample) : 0;
     if (opt.dump)
         dump_file(opt.dump, out, bytes, NULL, 0);
     if (opt.time)
