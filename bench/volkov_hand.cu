@@ -72,14 +72,9 @@ __global__ void eliminate(const float *in, float *out)
 #endif
 }
 
-typedef struct {
-    int systems;
-    float *in, *out; /* device */
-} Problem;
-
 static void launch_eliminate(void *ctx)
 {
-    Problem *p = (Problem *)ctx;
+    GjProblem *p = (GjProblem *)ctx;
     dim3 block(NDIM, NDIM / K);
     dim3 grid(p->systems);
     eliminate<<<grid, block>>>(p->in, p->out);
@@ -88,32 +83,5 @@ static void launch_eliminate(void *ctx)
 
 int main(int argc, char **argv)
 {
-    Options opt;
-    opt.pos[0] = 32768;
-    parse_options(argc, argv, &opt, 1, "volkov_hand [systems] [--check] [--check-sample S] [--dump FILE] [--time N]");
-    int systems = (int)opt.pos[0];
-    size_t bytes = sizeof(float) * (size_t)systems * NDIM * NDIM;
-    printf("volkov_hand: K=%d promote=%d systems=%d\n", K, PROMOTE, systems);
-    float *in = (float *)host_alloc(bytes);
-    float *out = (float *)host_alloc(bytes);
-    gj_fill(in, systems);
-    Problem p;
-    p.systems = systems;
-    CUDA_CHECK(cudaMalloc((void **)&p.in, bytes));
-    CUDA_CHECK(cudaMalloc((void **)&p.out, bytes));
-    CUDA_CHECK(cudaMemcpy(p.in, in, bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(p.out, 0xFF, bytes));
-    launch_eliminate(&p);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(out, p.out, bytes, cudaMemcpyDeviceToHost));
-    int status = opt.check ? gj_check_identity("volkov_hand", out, systems, opt.check_sample) : 0;
-    if (opt.dump)
-        dump_file(opt.dump, out, bytes, NULL, 0);
-    if (opt.time)
-        time_launches(launch_eliminate, &p, opt.time);
-    CUDA_CHECK(cudaFree(p.in));
-    CUDA_CHECK(cudaFree(p.out));
-    free(in);
-    free(out);
-    return status;
+    return gj_run(argc, argv, "volkov_hand", launch_eliminate, GJ_CHECK_IDENTITY);
 }

@@ -14,9 +14,13 @@
  *   0 or 1.
  * - gj_check_identity(name, out, systems, sample): max |out - I| <= 1e-4
  *   per checked matrix (what elimination without a right-hand side leaves).
+ * - GjProblem, gj_run(argc, argv, name, launch, check): the whole program
+ *   around the sample's launch function (options, data, one launch, the
+ *   check, --dump, --time).
  *
  * The kernels and their launches stay in the sample files, where tfuse
- * rewrites them. Include after harness.h.
+ * rewrites them; gj_run calls the launch through a pointer. Include after
+ * harness.h.
  */
 #ifndef TFUSE_SAMPLES_GAUSSJORDAN_H
 #define TFUSE_SAMPLES_GAUSSJORDAN_H
@@ -144,6 +148,60 @@ static int gj_check_identity(const char *name, const float *out, int systems, lo
     }
     printf("%s: PASS\n", name);
     return 0;
+}
+
+typedef struct {
+    int systems;
+    float *in, *out; /* device */
+} GjProblem;
+
+typedef enum { GJ_CHECK_INVERSE, GJ_CHECK_IDENTITY } GjCheck;
+
+/* The program: [systems] [--check] [--check-sample S] [--dump FILE]
+ * [--time N]; launch(GjProblem *) runs the sample's kernel once. */
+static int gj_run(int argc, char **argv, const char *name, void (*launch)(void *), GjCheck check)
+{
+    char usage[160];
+    snprintf(usage, sizeof usage, "%s [systems] [--check] [--check-sample S] [--dump FILE] [--time N]", name);
+    Options opt;
+    opt.pos[0] = 32768;
+    parse_options(argc, argv, &opt, 1, usage);
+    if (opt.pos[0] > 0x7fffffffL / (NDIM * NDIM)) {
+        fprintf(stderr, "too many systems\n");
+        return 2;
+    }
+    int systems = (int)opt.pos[0];
+    size_t bytes = sizeof(float) * (size_t)systems * NDIM * NDIM;
+    printf("%s: systems=%d\n", name, systems);
+
+    float *in = (float *)host_alloc(bytes);
+    float *out = (float *)host_alloc(bytes);
+    gj_fill(in, systems);
+
+    GjProblem p;
+    p.systems = systems;
+    CUDA_CHECK(cudaMalloc((void **)&p.in, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&p.out, bytes));
+    CUDA_CHECK(cudaMemcpy(p.in, in, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(p.out, 0xFF, bytes));
+    launch(&p);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(out, p.out, bytes, cudaMemcpyDeviceToHost));
+
+    int status = 0;
+    if (opt.check)
+        status = check == GJ_CHECK_IDENTITY ? gj_check_identity(name, out, systems, opt.check_sample)
+                                            : gj_check(name, in, out, systems, opt.check_sample);
+    if (opt.dump)
+        dump_file(opt.dump, out, bytes, NULL, 0);
+    if (opt.time)
+        time_launches(launch, &p, opt.time);
+
+    CUDA_CHECK(cudaFree(p.in));
+    CUDA_CHECK(cudaFree(p.out));
+    free(in);
+    free(out);
+    return status;
 }
 
 #endif

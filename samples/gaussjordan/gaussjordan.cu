@@ -71,7 +71,7 @@
 #include <cuda_runtime.h>
 
 #include "../common/harness.h"     /* CUDA_CHECK, LCG, options, timing, dump */
-#include "../common/gaussjordan.h" /* NDIM, gj_fill, gj_check (CPU reference) */
+#include "../common/gaussjordan.h" /* NDIM, gj_run: data, CPU check, options */
 
 /* __launch_bounds__(1024): the block is always 32x32, and saying so lets
  * nvcc fit the registers of block-mode copies (K = 8 merges eight 32x32
@@ -106,15 +106,10 @@ __global__ void __launch_bounds__(1024) eliminate(const float *in, float *out)
     out[32 * 32 * problem + 32 * y + x] = A[y][x];
 }
 
-typedef struct {
-    int systems;
-    float *in, *out; /* device */
-} Problem;
-
 /* The one launch site of eliminate: one 32x32 block per matrix. */
 static void launch_eliminate(void *ctx)
 {
-    Problem *p = (Problem *)ctx;
+    GjProblem *p = (GjProblem *)ctx;
     dim3 block(NDIM, NDIM);
     dim3 grid(p->systems);
     eliminate<<<grid, block>>>(p->in, p->out);
@@ -123,43 +118,5 @@ static void launch_eliminate(void *ctx)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "gaussjordan [systems] [--check] [--check-sample S] "
-                        "[--dump FILE] [--time N]";
-    Options opt;
-    opt.pos[0] = 32768;
-    parse_options(argc, argv, &opt, 1, usage);
-    if (opt.pos[0] > 0x7fffffffL / (NDIM * NDIM)) {
-        fprintf(stderr, "too many systems\n");
-        return 2;
-    }
-    int systems = (int)opt.pos[0];
-    size_t elems = (size_t)systems * NDIM * NDIM;
-    size_t bytes = sizeof(float) * elems;
-    printf("gaussjordan: systems=%d grid=%d block=(%d,%d)\n", systems, systems, NDIM, NDIM);
-
-    float *in = (float *)host_alloc(bytes);
-    float *out = (float *)host_alloc(bytes);
-    gj_fill(in, systems);
-
-    Problem p;
-    p.systems = systems;
-    CUDA_CHECK(cudaMalloc((void **)&p.in, bytes));
-    CUDA_CHECK(cudaMalloc((void **)&p.out, bytes));
-    CUDA_CHECK(cudaMemcpy(p.in, in, bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(p.out, 0xFF, bytes));
-    launch_eliminate(&p);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(out, p.out, bytes, cudaMemcpyDeviceToHost));
-
-    int status = opt.check ? gj_check("gaussjordan", in, out, systems, opt.check_sample) : 0;
-    if (opt.dump)
-        dump_file(opt.dump, out, bytes, NULL, 0);
-    if (opt.time)
-        time_launches(launch_eliminate, &p, opt.time);
-
-    CUDA_CHECK(cudaFree(p.in));
-    CUDA_CHECK(cudaFree(p.out));
-    free(in);
-    free(out);
-    return status;
+    return gj_run(argc, argv, "gaussjordan", launch_eliminate, GJ_CHECK_INVERSE);
 }
