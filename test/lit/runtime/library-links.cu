@@ -14,17 +14,17 @@
 // RUN: %nvcc -arch=sm_90 -std=c++17 %t.cu %build-root/lib/libtfuse_check.a -lcuda -o %t.a
 // RUN: rm -rf %t.stub && mkdir %t.stub && ln -s %cuda-path/lib64/stubs/libcuda.so %t.stub/libcuda.so.1
 //
-// RUN: env -u TFUSE_CHECK LD_LIBRARY_PATH=%t.stub %t 2>&1 | FileCheck --check-prefix=OFF %s
-// RUN: env TFUSE_CHECK=0 LD_LIBRARY_PATH=%t.stub %t 2>&1 | FileCheck --check-prefix=OFF %s
-// RUN: env TFUSE_CHECK= LD_LIBRARY_PATH=%t.stub %t.a 2>&1 | FileCheck --check-prefix=OFF %s
+// RUN: env -u %{checkenv} LD_LIBRARY_PATH=%t.stub %t 2>&1 | FileCheck --check-prefix=OFF %s
+// RUN: env %{checkenv}=0 LD_LIBRARY_PATH=%t.stub %t 2>&1 | FileCheck --check-prefix=OFF %s
+// RUN: env %{checkenv}= LD_LIBRARY_PATH=%t.stub %t.a 2>&1 | FileCheck --check-prefix=OFF %s
 // OFF:      check_on 0
 // OFF-NEXT: coarsened only
 // OFF-NEXT: end
 // OFF-NOT:  {{.}}
 //
-// RUN: env TFUSE_CHECK=1 LD_LIBRARY_PATH=%t.stub not %t > %t.on 2>&1
+// RUN: env %{checkenv}=1 LD_LIBRARY_PATH=%t.stub not %t > %t.on 2>&1
 // RUN: FileCheck --check-prefix=ON %s < %t.on
-// RUN: env TFUSE_CHECK=yes LD_LIBRARY_PATH=%t.stub not %t.a > %t.on.a 2>&1
+// RUN: env %{checkenv}=yes LD_LIBRARY_PATH=%t.stub not %t.a > %t.on.a 2>&1
 // RUN: FileCheck --check-prefix=ON %s < %t.on.a
 // ON:      check_on 1
 // ON-NEXT: tfuse-check: error: vecadd at vecadd.cu:42: initialising CUDA: {{.+}}
