@@ -295,16 +295,37 @@ static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int r
 
 static char *render(Fuse *F, Node *n, int r) { return render_ex(F, n, n->begin, stmt_end(F->src, n), r, 0, NULL); }
 
+/* Statement `stmt` for copy r with the expression `part` replaced by
+ * `text` (which must already be rendered for copy r). */
+static char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text, int r) {
+  Vec extra = {0};
+  Site *site = arena_alloc(sizeof *site);
+  site->off = part->begin;
+  site->len = part->end - part->begin;
+  site->text = (char *)text;
+  site->seq = -1; /* before a site of `part` itself at the same offset */
+  vec_push(&extra, site);
+  char *res = render_ex(F, stmt, stmt->begin, stmt_end(F->src, stmt), r, 0, &extra);
+  vec_free(&extra);
+  return res;
+}
+
 /* ---- classification ---- */
 
 static bool is_local_sym(const Sym *s) { return s && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM); }
 
+/* The array a (possibly nested) subscript indexes: `A` of `A[i][j]`. */
+static Node *subscript_base(Node *n) {
+  Node *b = node_strip(n);
+  while (b && b->kind == N_SUBSCRIPT)
+    b = node_strip(b->kid[0]);
+  return b;
+}
+
 /* Whether a subscript's base is an array of this thread's own (a local or
  * a replicated shared array), where only the index decides the address. */
 static bool base_is_own_array(Node *base) {
-  Node *b = node_strip(base);
-  while (b && b->kind == N_SUBSCRIPT)
-    b = node_strip(b->kid[0]);
+  Node *b = subscript_base(base);
   if (!b || b->kind != N_DECL_REF || !b->sym)
     return false;
   return (is_local_sym(b->sym) && b->sym->is_array) || b->sym->kind == SYM_SHARED;
@@ -718,15 +739,7 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
     char *c = render_ex(F, s->cond, s->cond->begin, s->cond->end, r, 0, NULL);
     char *x = render_ex(F, e1, e1->begin, e1->end, r, 0, NULL);
     char *y = render_ex(F, e2, e2->begin, e2->end, r, 0, NULL);
-    Vec extra = {0};
-    Site *sel = arena_alloc(sizeof *sel);
-    sel->off = e1->begin;
-    sel->len = e1->end - e1->begin;
-    sel->text = arena_printf("(%s) ? (%s) : (%s)", c, x, y);
-    sel->seq = -1; /* before a site of the condition at the same offset */
-    vec_push(&extra, sel);
-    char *text = render_ex(F, a, a->begin, stmt_end(F->src, a), r, 0, &extra);
-    vec_free(&extra);
+    char *text = render_replacing(F, a, e1, arena_printf("(%s) ? (%s) : (%s)", c, x, y), r);
     piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, text, indent));
   }
   return true;
@@ -745,9 +758,7 @@ static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx) {
   Node *n = node_strip(s);
   if (ctx->region || n->kind != N_ASSIGN || n->op != OP_ASSIGN || n->nkid != 2 || n->in_macro)
     return false;
-  Node *lhs = node_strip(n->kid[0]), *base = lhs;
-  while (base && base->kind == N_SUBSCRIPT)
-    base = node_strip(base->kid[0]);
+  Node *lhs = node_strip(n->kid[0]), *base = subscript_base(lhs);
   if (lhs->kind != N_SUBSCRIPT || lhs->promo || !base || base->kind != N_DECL_REF || !base->sym ||
       base->sym->kind != SYM_SHARED || !base->sym->varying || !base->sym->is_array || index_varying(lhs) ||
       node_has_side_effects(lhs))
@@ -762,15 +773,8 @@ static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx) {
       piece(F, indent, render(F, s, r));
       continue;
     }
-    Vec extra = {0};
-    Site *v = arena_alloc(sizeof *v);
-    v->off = rhs->begin;
-    v->len = rhs->end - rhs->begin;
-    v->text = arena_printf("%s ? (%s) : 0", g, render_ex(F, rhs, rhs->begin, rhs->end, r, 0, NULL));
-    v->seq = -1;
-    vec_push(&extra, v);
-    piece(F, indent, render_ex(F, s, s->begin, stmt_end(F->src, s), r, 0, &extra));
-    vec_free(&extra);
+    char *value = render_ex(F, rhs, rhs->begin, rhs->end, r, 0, NULL);
+    piece(F, indent, render_replacing(F, s, rhs, arena_printf("%s ? (%s) : 0", g, value), r));
   }
   return true;
 }
