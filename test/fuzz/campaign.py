@@ -17,8 +17,8 @@
   campaign.py gpu-pack --from DIR --to PACKDIR
       Copies the originals, the accepted variants and run.sh (bash and python3
       only) to PACKDIR.  On the GPU machine: bash PACKDIR/run.sh [-j 16].
-  campaign.py gpu-report --from PACKDIR/results.json
-      Prints the table of a GPU run.
+  campaign.py gpu-report --from PACKDIR/results.json [MORE.json ...]
+      Prints the table of a GPU run (several shard results are merged).
   campaign.py repro --seed S --variant 'K mode dim [mapping]' [--profile P] [--kernels N]
       Prints the commands that reproduce one program and variant.
 
@@ -40,6 +40,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -493,27 +494,31 @@ def cmd_gpu_pack(a):
     src = os.path.abspath(getattr(a, "from"))
     dst = os.path.abspath(a.to)
     man = json.load(open(os.path.join(src, "manifest.json")))
-    os.makedirs(dst, exist_ok=True)
+    if os.path.isdir(dst):
+        shutil.rmtree(dst)
+    os.makedirs(dst)
     pack = {"programs": []}
     total = 0
+    members = []  # (source path, name in files.tar.gz)
     for s, p in sorted(man["programs"].items(), key=lambda kv: int(kv[0])):
         if p.get("original_nvcc") is False:
             continue
-        d = os.path.join(dst, "seed-%s" % s)
-        os.makedirs(d, exist_ok=True)
-        shutil.copy(os.path.join(src, p["path"]), os.path.join(d, "prog.cu"))
-        total += os.path.getsize(os.path.join(d, "prog.cu"))
+        members.append((os.path.join(src, p["path"]), "seed-%s/prog.cu" % s))
         entry = {"seed": int(s), "original": "seed-%s/prog.cu" % s, "kernels": p["kernels"], "variants": []}
         for tag, rec in sorted(p["variants"].items()):
             if not rec["accepted"] or rec.get("nvcc") is False:
                 continue
-            shutil.copy(os.path.join(src, rec["file"]), os.path.join(d, tag + ".cu"))
-            total += os.path.getsize(os.path.join(d, tag + ".cu"))
+            members.append((os.path.join(src, rec["file"]), "seed-%s/%s.cu" % (s, tag)))
             entry["variants"].append({"tag": tag, "file": "seed-%s/%s.cu" % (s, tag), "flags": rec["flags"],
                                       "accepted": rec["accepted"], "predicted_na": rec["predicted_na"]})
         pack["programs"].append(entry)
     with open(os.path.join(dst, "pack.json"), "w") as fh:
         json.dump(pack, fh, indent=1)
+    with tarfile.open(os.path.join(dst, "files.tar.gz"), "w:gz") as tf:
+        for path, name in members:
+            tf.add(path, arcname=name)
+    total = sum(os.path.getsize(os.path.join(dst, f)) for f in os.listdir(dst)) + \
+        os.path.getsize(os.path.join(HERE, "gpu_run.py"))
     shutil.copy(os.path.join(HERE, "gpu_run.py"), os.path.join(dst, "gpu_run.py"))
     with open(os.path.join(dst, "run.sh"), "w") as fh:
         fh.write(RUN_SH)
@@ -522,7 +527,8 @@ def cmd_gpu_pack(a):
     nruns = sum(len(v["accepted"]) for e in pack["programs"] for v in e["variants"])
     print("gpu-pack: %s: %d programs, %d files to compile (%.1f MiB), %d kernel x variant runs" %
           (dst, len(pack["programs"]), nfiles, total / 2 ** 20, nruns))
-    print("gpu-pack: on a 16-core machine about %.0f s of nvcc at 2.5 s a file" % (nfiles * 2.5 / 16))
+    print("gpu-pack: on a 16-core machine about %.0f s of nvcc at 2.5-4 s a file (one 10-minute call "
+          "compiles about 2000 files; split larger packs with run.sh --shard I/N)" % (nfiles * 3.0 / 16))
     if total > 60 * 2 ** 20:
         print("gpu-pack: warning: the pack is over 60 MiB; use fewer seeds", file=sys.stderr)
         return 1
@@ -530,9 +536,8 @@ def cmd_gpu_pack(a):
 
 
 def cmd_gpu_report(a):
-    res = json.load(open(getattr(a, "from")))
-    sys.path.insert(0, HERE)
     import gpu_run
+    res = gpu_run.merge([json.load(open(f)) for f in getattr(a, "from")])
     gpu_run.print_table(res)
     return 1 if res["summary"]["mismatches"] or res["summary"].get("variant_errors") else 0
 
@@ -585,7 +590,7 @@ def main():
     p.add_argument("--from", required=True)
     p.add_argument("--to", required=True)
     r = sub.add_parser("gpu-report")
-    r.add_argument("--from", required=True)
+    r.add_argument("--from", required=True, nargs="+", help="results.json, or the results of each shard")
     q = sub.add_parser("repro")
     q.add_argument("--seed", type=int, required=True)
     q.add_argument("--variant", required=True)

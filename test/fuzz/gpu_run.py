@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """GPU stage of a tfuse fuzz campaign; copied into a pack by `campaign.py gpu-pack`.
 
-    python3 gpu_run.py [-j N] [--timeout S] [--deadline S] [--shard I/N] [--nvcc PATH]
+    python3 gpu_run.py [-j N] [--timeout S] [--deadline S] [--shard I/N] [--work DIR] [--nvcc PATH]
 
-Run from anywhere: it works on the pack it lies in (pack.json beside it).
+Run from anywhere: it works on the pack it lies in (pack.json and
+files.tar.gz beside it; the sources are unpacked under --work).  Writes
+results.json (results-I-of-N.json for a shard) beside it, and a copy into
+$OUT when that is set (the device machine's folder that comes back).
 Compiles every original and variant with `nvcc -O3 -arch=sm_90 -fmad=false`,
 runs each binary with a timeout, compares each variant's `hash` lines with
 its original's, writes results.json beside it and prints a table.
@@ -32,7 +35,9 @@ import concurrent.futures as cf
 import json
 import os
 import re
+import shutil
 import subprocess
+import tarfile
 import sys
 import time
 
@@ -73,18 +78,29 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-j", type=int, default=os.cpu_count() or 4)
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per program run")
-    ap.add_argument("--deadline", type=float, default=0,
-                    help="stop starting compiles after S seconds (0: none); results so far are written")
+    ap.add_argument("--deadline", type=float, default=480,
+                    help="start no compile after S seconds (default 480, to fit a 10-minute call; 0: "
+                         "none); the results so far are written, and a second call with the same --work "
+                         "continues")
     ap.add_argument("--shard", default="1/1", help="I/N: only programs with index %% N == I-1")
     ap.add_argument("--nvcc")
+    ap.add_argument("--work", help="folder for sources, binaries and per-file state (default: PACK/work)")
     a = ap.parse_args()
+    t0 = time.time()
     here = os.path.dirname(os.path.abspath(__file__))
     pack = json.load(open(os.path.join(here, "pack.json")))
     nvcc = find_nvcc(a.nvcc)
     si, sn = (int(x) for x in a.shard.split("/"))
     progs = [p for n, p in enumerate(pack["programs"]) if n % sn == si - 1]
-    work = os.path.join(here, "work")
-    t0 = time.time()
+    work = os.path.abspath(a.work or os.path.join(here, "work"))
+    src_root = here
+    tarball = os.path.join(here, "files.tar.gz")
+    if os.path.exists(tarball):
+        src_root = os.path.join(work, "src")
+        if not os.path.isdir(src_root):
+            with tarfile.open(tarball) as tf:
+                tf.extractall(src_root + ".tmp")
+            os.replace(src_root + ".tmp", src_root)
 
     files = []
     for p in progs:
@@ -104,7 +120,7 @@ def main():
             return None
         binp = os.path.join(work, f + ".bin")
         os.makedirs(os.path.dirname(binp), exist_ok=True)
-        rc, so, se, dt = run([nvcc] + NVCC_FLAGS + ["-o", binp, os.path.join(here, f)], 600)
+        rc, so, se, dt = run([nvcc] + NVCC_FLAGS + ["-o", binp, os.path.join(src_root, f)], 600)
         if rc != 0:
             res = {"compiled": False, "compile_msg": (so + se)[-3000:], "compile_s": round(dt, 2)}
         else:
@@ -133,9 +149,14 @@ def main():
     res = compare(progs, states)
     res["seconds"] = round(time.time() - t0, 1)
     res["shard"] = a.shard
-    with open(os.path.join(here, "results.json"), "w") as fh:
+    name = "results.json" if sn == 1 else "results-%d-of-%d.json" % (si, sn)
+    with open(os.path.join(here, name), "w") as fh:
         json.dump(res, fh, indent=1)
+    if os.environ.get("OUT") and os.path.isdir(os.environ["OUT"]):
+        shutil.copy(os.path.join(here, name), os.path.join(os.environ["OUT"], name))
     print_table(res)
+    print("results: %s%s" % (os.path.join(here, name),
+                            " (and $OUT/%s)" % name if os.environ.get("OUT") else ""))
     s = res["summary"]
     return 1 if s["mismatches"] or s["variant_errors"] or s["timeouts"] or s["compile_failures"] else 0
 
@@ -220,6 +241,18 @@ def detail(st):
         return (lines or [st.get("compile_msg", "")[-200:]])[0][:300]
     msg = [l for l in st.get("stdout", "").splitlines() if l.startswith("cuda-error")]
     return "rc=%s %s %s" % (st.get("rc"), " ".join(msg)[:200], st.get("stderr", "")[-200:].strip())
+
+
+def merge(results):
+    """One result from several (the shards of one pack)."""
+    res = {"summary": {}, "mismatches": [], "failures": [], "seconds": 0}
+    for r in results:
+        for k, v in r["summary"].items():
+            res["summary"][k] = res["summary"].get(k, 0) + v
+        res["mismatches"] += r["mismatches"]
+        res["failures"] += r["failures"]
+        res["seconds"] += r.get("seconds") or 0
+    return res
 
 
 def print_table(res):
