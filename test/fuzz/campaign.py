@@ -196,7 +196,8 @@ def parse_seeds(text):
 
 # ---- CPU stage ---------------------------------------------------------------------
 def choose_variants(seed, header, how, keep_na):
-    """[(variant, predicted_na)] for a program; skipped: number of predicted-N/A variants left out."""
+    """[(variant, predicted_na)] for a program, and the number of predicted-N/A variants left out
+    (before --variants N picks N of the rest)."""
     chosen, skipped = [], 0
     tk = header.get("thread-k")
     for v in all_variants():
@@ -210,7 +211,6 @@ def choose_variants(seed, header, how, keep_na):
         n = int(how)
         # deterministic pick from the seed; prefer variants not predicted N/A
         ranked = sorted(chosen, key=lambda c: (c[1], stable_hash(seed, variant_tag(c[0]), "pick")))
-        skipped += max(0, len(chosen) - n)
         chosen = ranked[:n]
     return chosen, skipped
 
