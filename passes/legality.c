@@ -109,6 +109,36 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
   L->stack.len--;
 }
 
+/* Where a replicated shared array's name may appear: indexed, or its
+ * address (`sh`, `&sh[i]`, `sh + i`) given to a call or to a local
+ * pointer.  Each copy's statement then names its own replica (`put(sh_1,
+ * ..)`, `p_1 = &sh_1[i]`), and effects.c follows the local pointer.  Stored
+ * anywhere else, the address would outlive what tfuse can rename. */
+static bool shared_address_followed(Node *ref) {
+  Node *n = ref, *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || p->kind == N_CAST ||
+               (p->kind == N_BINOP && (p->op == OP_ADD || p->op == OP_SUB)) ||
+               (p->kind == N_UNOP && p->op == OP_ADDR) || (p->kind == N_COND && n != p->kid[0]))) {
+    n = p;
+    p = p->parent;
+  }
+  if (!p)
+    return false;
+  if (p->kind == N_SUBSCRIPT && node_strip(p->kid[0]) == node_strip(n))
+    return true; /* sh[i], and &sh[i] one level up is handled there */
+  if (p->kind == N_SUBSCRIPT || p->kind == N_MEMBER)
+    return true;
+  if (p->kind == N_CALL && !p->is_launch)
+    return true;
+  if (p->kind == N_VAR && p->sym && p->sym->kind == SYM_LOCAL && p->sym->is_pointer)
+    return true;
+  if (p->kind == N_ASSIGN && p->op == OP_ASSIGN && n == p->kid[1]) {
+    Node *l = node_strip(p->kid[0]);
+    return l->kind == N_DECL_REF && l->sym && l->sym->kind == SYM_LOCAL && l->sym->is_pointer;
+  }
+  return false;
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
@@ -163,10 +193,7 @@ static void walk(Legal *L, Node *n) {
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
              "cannot reach; expand the macro by hand", n->sym->name);
     } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && !thread && n->sym->is_array) {
-      Node *p = n->parent;
-      while (p && p->kind == N_UNEXPOSED)
-        p = p->parent;
-      if (!p || p->kind != N_SUBSCRIPT)
+      if (!shared_address_followed(n))
         refuse(L, n->begin,
                "the address of __shared__ '%s' escapes; it must be replicated per logical block and "
                "tfuse cannot follow the pointer", n->sym->name);

@@ -214,6 +214,15 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     }
     s->is_global_fn = a.global;
     s->is_device_fn = a.device;
+    s->is_ctor = k == CXCursor_Constructor;
+    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
+    bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
+                    pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;
+    if (k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction || k == CXCursor_Destructor ||
+        (k == CXCursor_FunctionTemplate && in_class)) {
+      s->is_method = !clang_CXXMethod_isStatic(decl);
+      s->is_const_method = clang_CXXMethod_isConst(decl);
+    }
     /* Attributes may sit on a later redeclaration (the definition). */
     CXCursor def = clang_getCursorDefinition(decl);
     if (!clang_Cursor_isNull(def)) {
@@ -281,6 +290,8 @@ static NodeKind map_kind(enum CXCursorKind k) {
   case CXCursor_CXXNullPtrLiteralExpr: return N_LITERAL;
   case CXCursor_InitListExpr: return N_INIT_LIST;
   case CXCursor_LambdaExpr: return N_LAMBDA;
+  case CXCursor_CXXNewExpr:
+  case CXCursor_CXXDeleteExpr: return N_NEW;
   case CXCursor_TypeRef:
   case CXCursor_TemplateRef:
   case CXCursor_NamespaceRef: return N_TYPE_REF;

@@ -188,6 +188,9 @@ struct Sym {
   char *elem_type;   /* arrays: the element type as spelled */
   bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
   bool is_global_fn, is_device_fn;
+  bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
+  bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
+  bool is_ctor;         /* SYM_FUNC: a constructor */
   Node *body;       /* SYM_FUNC: definition body if seen */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
@@ -199,6 +202,8 @@ struct Sym {
   int decl_depth;   /* uniform.c: varying-control depth at the declaration */
   int region;       /* fuse.c: predicate region at the declaration */
   char **copy_names; /* fuse.c: per-copy names */
+  struct PointsTo *pts; /* effects.c: what a pointer local may point into */
+  void *fx_summary;     /* effects.c: what a function's body writes */
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
 };
@@ -320,6 +325,39 @@ Node *node_parent(Node *n);
 Node *var_init(Node *var);
 /* Whether `arg` is passed to `call` by non-const reference. */
 bool call_passes_by_ref(const Node *call, const Node *arg);
+
+/* ===================== passes/effects.c ===================== */
+
+/* What evaluating a piece of code may write (see effects.c). */
+typedef struct {
+  Vec writes;     /* Sym*: variables it may write (locals, parameters, shared, globals) */
+  bool memory;    /* may write memory no variable names (through pointer arguments) */
+  bool unknown;   /* a write whose target is not resolved: any variable whose address is taken */
+  bool this_obj;  /* writes the implicit object (inside a method) */
+  bool calls;     /* calls something with an effect of its own (atomics, printf, helpers that write) */
+  bool allocates; /* new, delete */
+} Effects;
+
+/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k. */
+void effects_prepare(Unit *u, Kernel *k);
+/* Adds to e everything evaluating n may write. */
+void effects_of(Node *n, Effects *e);
+void effects_free(Effects *e);
+/* Only the store into lvalue lv, or only the call itself (not its operands). */
+void effects_of_store(Node *lv, Effects *e);
+void effects_of_call(Node *call, Effects *e);
+/* Whether e writes anything but locals and parameters, or calls something with effects. */
+bool effects_beyond_locals(const Effects *e);
+bool effects_none(const Effects *e);
+bool node_effects_beyond_locals(Node *n);
+/* A call's object (for a method or member operator; obj_ptr: through `->`) and its arguments. */
+void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args);
+/* A store to memory that every copy makes identically (emitted once). */
+bool stmt_is_idempotent_store(Node *s);
+/* Whether an expression statement is emitted once per copy: varying, or
+ * with an effect that is not an idempotent store. */
+bool stmt_is_per_copy(Node *s);
+bool sym_is_cooperative_groups(const Sym *s);
 
 /* ===================== passes/legality.c ===================== */
 
