@@ -83,6 +83,21 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy", fn->name);
     return;
   }
+  if (n->kind == N_CALL && n->sym && n->sym->name && !strncmp(n->sym->name, "__syncthreads_", 14)) {
+    refuse(L, call->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
+           fn->name, n->sym->name);
+    return;
+  }
+  if ((n->kind == N_CALL || n->kind == N_DECL_REF) && sym_is_cooperative_groups(n->sym)) {
+    refuse(L, call->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
+           "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
+    return;
+  }
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying) {
+    refuse(L, call->begin, "'%s' uses __shared__ '%s', which this kernel replicates per logical block; tfuse "
+           "renames only the kernel's own uses (pass the array as an argument)", fn->name, n->sym->name);
+    return;
+  }
   if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body)
     check_callee(L, n, n->sym);
   if (n->kind == N_CALL && n->sym && L->k->p.mode == MODE_THREAD && is_warp_sync_name(n->sym->name))
@@ -107,6 +122,63 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
   vec_push(&L->stack, fn);
   check_fn_body(L, call, fn, fn->body);
   L->stack.len--;
+}
+
+static bool contains_exit(const Node *n) {
+  if (n->kind == N_BREAK || n->kind == N_RETURN)
+    return true;
+  if (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO || n->kind == N_SWITCH)
+    return false;
+  for (int i = 0; i < n->nkid; i++)
+    if (contains_exit(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* A read that can see another thread's write while this one runs:
+ * volatile, atomic or cache-bypassing. */
+static bool reads_other_threads(const Legal *L, const Node *n) {
+  if (!n)
+    return false;
+  if (n->kind == N_DECL_REF && n->sym && n->sym->is_volatile)
+    return true;
+  if (n->kind == N_CALL && n->sym && n->sym->name &&
+      (!strncmp(n->sym->name, "atomic", 6) || !strncmp(n->sym->name, "__ld", 4) || strstr(n->sym->name, "load")))
+    return true;
+  if (n->kind == N_CAST) {
+    const char *t = L->u->src->text;
+    for (unsigned i = n->begin; i + 8 <= n->end; i++)
+      if (!strncmp(t + i, "volatile", 8))
+        return true;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (reads_other_threads(L, n->kid[i]))
+      return true;
+  return false;
+}
+
+/* Whether a statement leaves the loop (break/return) under a condition
+ * that reads other threads' writes. */
+static bool exit_waits(const Legal *L, const Node *n) {
+  if (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO || n->kind == N_SWITCH)
+    return false; /* their breaks are their own */
+  if (n->kind == N_IF && reads_other_threads(L, n->cond)) {
+    for (int b = 0; b < 2; b++) {
+      const Node *br = b ? n->els : n->then;
+      if (br && (contains_exit(br)))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (exit_waits(L, n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool loop_waits_on_memory(const Legal *L, const Node *loop) {
+  if (reads_other_threads(L, loop->cond))
+    return true;
+  return loop->body && exit_waits(L, loop->body);
 }
 
 /* Where a replicated shared array's name may appear: indexed, or its
@@ -157,6 +229,9 @@ static void walk(Legal *L, Node *n) {
                 L->varying_ctl->kind == N_IF ? "condition" : "statement",
                 thread ? "thread index" : "block index");
       }
+    } else if (sym_is_cooperative_groups(n->sym)) {
+      refuse(L, n->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "
+             "collectives read thread and block coordinates that tfuse cannot renumber", n->sym->name);
     } else if (n->sym && n->sym->name && n->sym->in_system_header &&
                !strncmp(n->sym->name, "__syncthreads_", 14)) {
       refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes", n->sym->name);
@@ -234,6 +309,13 @@ static void walk(Legal *L, Node *n) {
   case N_IF:
   case N_SWITCH:
   case N_WHILE:
+  case N_FOR:
+  case N_DO:
+    if (n->kind != N_IF && n->kind != N_SWITCH && loop_waits_on_memory(L, n))
+      refuse(L, n->begin, "a loop that waits on memory other threads write (a spin-wait): merged into one thread, "
+                          "a copy may wait for one that runs after it");
+    if (n->kind == N_FOR || n->kind == N_DO)
+      break;
     if (n->has_init_stmt || (n->cond && n->cond->kind == N_VAR) ||
         (n->cond && n->cond->kind == N_DECL_STMT))
       refuse(L, n->begin, "a declaration in a condition is not supported; declare the variable before");

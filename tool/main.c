@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
   }
   if (error_count())
     goto out;
-  if (!launch_rewrite(&unit, &done_kernels, opt.check, &edits))
+  if (!launch_rewrite(&unit, &done_kernels, &opt, &edits))
     goto out;
   if (done_kernels.len > 0)
     edit_insert(&edits, 0,

@@ -122,6 +122,7 @@ typedef struct {
   bool promote;
   bool report;
   bool skip_unsafe;
+  bool external_launches; /* -external-launches: no launch in the file is not an error */
   bool check;             /* -check: keep the originals, checked launches */
   const char *dump_after; /* pass name or NULL */
   Params cli;             /* from the command line; overrides pragmas */
@@ -392,7 +393,7 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
 /* Rewrites every launch of the coarsened kernels in the file; with
  * `check`, each launch runs the original and the coarsened kernel under
  * the check runtime when TFUSE_CHECK is set. */
-bool launch_rewrite(Unit *u, Vec *kernels, bool check, EditList *el);
+bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
 /* -check: the original kernel (and its prototypes) under the name
  * NAME__tf_orig, inserted before the coarsened one. */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el);
