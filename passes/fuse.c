@@ -610,8 +610,9 @@ static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
 /* Wraps the initializer of `var` for copy r (r < 0: the once-emitted
  * uniform declarator) in a guard when an inactive copy could reach memory. */
 static void guard_declarator(Fuse *F, Node *var, int r, const Ctx *ctx, Vec *extra) {
+  /* The variable itself is not among the writes (effects.c counts stores,
+   * not definitions); what its initializer writes is (`int a = c++;`). */
   Facts f = facts_of(F, var_init(var));
-  f.written.len = 0; /* a declaration writes only itself */
   if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
     guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), extra);
 }

@@ -786,6 +786,13 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   vec_push(&args, "-Wno-unknown-cuda-version");
   vec_push(&args, "-Wno-unknown-pragmas");
   vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
+  /* CUDA 13 keeps CCCL (cuda/std, cub, thrust) under include/cccl, which
+   * nvcc searches implicitly; cooperative_groups.h includes from it. */
+  const char *cccl = arena_printf("%s/include/cccl", opt->cuda_path);
+  if (access(cccl, R_OK) == 0) {
+    vec_push(&args, "-isystem");
+    vec_push(&args, (char *)cccl);
+  }
   if (opt->compdb_dir && !compdb_load_args(opt, &args)) {
     vec_free(&args);
     return false;
