@@ -1,0 +1,1295 @@
+#!/usr/bin/env python3
+"""Random CUDA program generator for differential testing of tfuse.
+
+    python3 test/fuzz/gen.py --seed S [--kernels N] [--profile NAME]
+                             [--set key=value ...] -o FILE.cu
+
+Writes one self-contained CUDA program, a pure function of the options
+(random.Random(seed); the global RNG is never used).  The program follows
+the contract of test/fuzz/README.md: every kernel under test follows a
+`#pragma tfuse coarsen` line (with an optional `// tfuse-expect:` line
+before it), main() draws its inputs from its own LCG, poisons the outputs,
+launches every kernel several times, and prints one `hash LABEL HEX16` line
+per output buffer (FNV-1a 64), or `cuda-error WHERE MSG` and exits 3.
+
+Kernels are race-free and free of UB by construction:
+  - every thread stores only to its own output element (or uses integer
+    atomics, whose final values do not depend on the order);
+  - integer arithmetic is unsigned (wraps), divisors are `| 1u`, shift
+    counts are masked; floats use only +, -, * and exact conversions, so
+    `-fmad=false` makes them bitwise deterministic;
+  - shared arrays are used in phases: write, __syncthreads(), read,
+    __syncthreads() before the next write;
+  - every __syncthreads() is reached by the whole block.
+
+The first line of the program is a machine-readable header that
+campaign.py reads:
+  // tfuse-fuzz: seed=S profile=P dims=D kernels=N thread-k=x:2,3,4,8;y:...;z:...
+`thread-k` lists, per dimension, the factors that divide the block extent
+of every launch in the program (thread mode along that dimension with
+another factor stops at run time with tfuse's divisibility message).
+"""
+
+import argparse
+import random
+import sys
+
+# Tunable probabilities and sizes; override with --set key=value.
+PROBS = {
+    # kernel kinds (relative weights)
+    "w_elementwise": 5.0,
+    "w_gridstride": 2.0,
+    "w_stencil": 2.0,
+    "w_reduce": 1.5,
+    "w_histogram": 1.5,
+    "w_atomics": 1.5,
+    "w_template": 1.5,
+    "w_struct": 1.0,
+    "w_dynshared": 0.6,
+    "w_shuffle": 0.6,
+    "w_barrier_block": 0.4,
+    "w_barrier_thread": 0.4,
+    "w_barrier_both": 0.2,
+    "w_uniform_switch": 0.4,
+    # program shape
+    "p_dims1": 0.45,
+    "p_dims2": 0.35,  # the rest: 3-D
+    "p_other_block": 0.08,  # a launch uses a block other than the program's own
+    "p_odd_block": 0.15,  # the program's own block is not divisible by 24
+    "max_launches": 3,
+    "p_host_loop": 0.3,
+    "p_stream": 0.3,
+    "p_dim3_var": 0.5,
+    "p_exact_domain": 0.3,  # domain exactly covers the grid (no tail)
+    "p_m_zero": 0.1,  # a launch passes m = 0 (uniform early return)
+    # statements in elementwise bodies
+    "stmts_min": 3,
+    "stmts_max": 7,
+    "max_depth": 2,
+    "p_if": 0.25,
+    "p_else": 0.5,
+    "p_uniform_cond": 0.4,
+    "p_loop": 0.2,
+    "p_uniform_loop": 0.5,
+    "p_while": 0.2,
+    "p_switch": 0.1,
+    "p_local_array": 0.3,
+    "p_helper": 0.3,
+    "p_float": 0.4,
+    "p_early_return": 0.15,
+    "p_bounds_return": 0.6,  # `if (outside) return;` instead of wrapping in if
+    "p_devglobal": 0.3,
+    "p_ternary": 0.15,
+    "p_break": 0.3,
+    "p_continue": 0.3,
+    "p_owner_index": 0.5,
+    "p_brace_init": 0.3,  # struct local initialized with braces (documented: may be refused)  # stencil: tile indexed by threadIdx (promotion)
+}
+
+PROFILES = {
+    "default": {},
+    "small": {"stmts_max": 4, "max_launches": 2},
+    "refuse": {"w_dynshared": 2.0, "w_shuffle": 2.0, "w_barrier_block": 2.0,
+               "w_barrier_thread": 2.0, "w_barrier_both": 1.0, "w_uniform_switch": 1.0},
+    "shared": {"w_stencil": 5.0, "w_reduce": 4.0, "w_histogram": 4.0, "w_elementwise": 1.0},
+    "control": {"p_if": 0.45, "p_loop": 0.35, "p_switch": 0.25, "p_early_return": 0.3,
+                "max_depth": 3, "stmts_max": 9},
+}
+
+DIMS = "xyz"
+NIN = 4096  # elements of each input array
+BINS_CHOICES = [8, 16, 32, 37, 64]
+
+
+def pick_weighted(rng, items):
+    total = sum(w for _, w in items)
+    r = rng.random() * total
+    for item, w in items:
+        r -= w
+        if r < 0:
+            return item
+    return items[-1][0]
+
+
+class Launch:
+    def __init__(self, grid, block):
+        self.grid = grid  # tuple of 3
+        self.block = block
+
+
+class Kernel:
+    """One generated kernel: its source, expectation, and host code."""
+
+    def __init__(self, name, kind):
+        self.name = name
+        self.kind = kind
+        self.expect = "accept"
+        self.src = []  # kernel text lines (pragma and expect line included)
+        self.outputs = []  # (host var, device var, ctype, count, label)
+        self.devglobals = []  # (symbol, ctype, count)
+        self.host = []  # host statements (launches)
+        self.blocks = []  # block shapes launched (for thread-k)
+
+
+class Gen:
+    def __init__(self, seed, nkernels, profile, overrides):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.p = dict(PROBS)
+        self.p.update(PROFILES[profile])
+        self.p.update(overrides)
+        self.profile = profile
+        r = self.rng
+        if nkernels is None:
+            nkernels = r.randint(4, 8)
+        self.nkernels = nkernels
+        u = r.random()
+        self.dims = 1 if u < self.p["p_dims1"] else 2 if u < self.p["p_dims1"] + self.p["p_dims2"] else 3
+        self.base_block = self.random_block(odd=r.random() < self.p["p_odd_block"])
+        self.helpers = []  # helper function sources, by name
+        self.helper_names = set()
+        self.structs = set()
+        self.kernels = []
+        self.devglobal_src = []
+        self.uid = 0
+
+    # ---- shapes ---------------------------------------------------------
+    def random_block(self, odd=False):
+        r = self.rng
+        if self.dims == 1:
+            good = [24, 48, 72, 96, 120, 144, 192, 240, 288, 384]
+            bad = [20, 32, 36, 40, 64, 100, 128, 56]
+            return (r.choice(bad if odd else good), 1, 1)
+        if self.dims == 2:
+            good = [(24, 24), (24, 8), (48, 8), (24, 16), (48, 16), (96, 8), (8, 24), (16, 24), (24, 12),
+                    (48, 12)]
+            bad = [(32, 8), (16, 16), (20, 6), (12, 10), (64, 4), (36, 4), (40, 3)]
+            x, y = r.choice(bad if odd else good)
+            return (x, y, 1)
+        good = [(24, 8, 4), (8, 8, 8), (24, 4, 8), (8, 4, 24), (4, 24, 8), (24, 2, 8), (8, 24, 2),
+                (48, 2, 8), (16, 8, 8), (24, 8, 2)]
+        bad = [(12, 6, 6), (6, 6, 24), (10, 4, 4), (32, 4, 2), (5, 8, 8), (12, 12, 3)]
+        return r.choice(bad if odd else good)
+
+    def launch_block(self):
+        if self.rng.random() < self.p["p_other_block"]:
+            return self.random_block(odd=self.rng.random() < 0.3)
+        return self.base_block
+
+    def launch_grid(self):
+        r = self.rng
+        g = [r.choice([1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 16, 17])]
+        if self.dims >= 2:
+            g.append(r.choice([1, 2, 3, 4, 5, 7, 9]))
+        else:
+            g.append(1)
+        if self.dims >= 3:
+            g.append(r.choice([1, 2, 3, 5, 6]))
+        else:
+            g.append(1)
+        return tuple(g)
+
+    def fresh(self, stem):
+        self.uid += 1
+        return "%s%d" % (stem, self.uid)
+
+    # ---- expressions (unsigned int) ----------------------------------------
+    def leaf(self, ctx, uniform):
+        r = self.rng
+        pool = [v for v, vary in ctx["vars"] if (not vary or not uniform)]
+        c = r.random()
+        if pool and c < 0.55:
+            return r.choice(pool)
+        if c < 0.7:
+            return "%du" % r.choice([1, 2, 3, 5, 7, 13, 31, 255, 1021, 40503, 2654435761])
+        if c < 0.8:
+            return r.choice(["m", "s"] if ctx.get("has_ms", True) else ["3u"])
+        d = DIMS[r.randrange(self.dims)]
+        if uniform:
+            return r.choice(["blockDim.%s" % d, "gridDim.%s" % d])
+        return r.choice(["threadIdx.%s" % d, "blockIdx.%s" % d, "blockDim.%s" % d, "gridDim.%s" % d])
+
+    def expr(self, ctx, depth=2, uniform=False):
+        r = self.rng
+        if depth <= 0 or r.random() < 0.25:
+            return self.leaf(ctx, uniform)
+        c = r.random()
+        a = self.expr(ctx, depth - 1, uniform)
+        if c < 0.5:
+            op = r.choice(["+", "-", "*", "^", "|", "&", "+", "^"])
+            return "(%s %s %s)" % (a, op, self.expr(ctx, depth - 1, uniform))
+        if c < 0.6:
+            return "(%s %s %du)" % (a, r.choice(["<<", ">>"]), r.randrange(1, 9))
+        if c < 0.68:
+            return "(%s %s (%s | 1u))" % (a, r.choice(["/", "%"]), self.expr(ctx, depth - 1, uniform))
+        if c < 0.68 + self.p["p_ternary"]:
+            return "(%s ? %s : %s)" % (self.cond(ctx, uniform), a, self.expr(ctx, depth - 1, uniform))
+        if not uniform and ctx.get("in") and c < 0.93:
+            return "%s[(%s) %% (unsigned int)nin]" % (ctx["in"], a)
+        if ctx.get("helpers", True) and r.random() < self.p["p_helper"]:
+            return "%s(%s, %s)" % (self.helper_value(), a, self.expr(ctx, depth - 1, uniform))
+        return "(%s * %du)" % (a, r.choice([3, 5, 9, 33, 65599]))
+
+    def cond(self, ctx, uniform=False):
+        r = self.rng
+        a = self.expr(ctx, 1, uniform)
+        c = r.random()
+        if c < 0.35:
+            return "((%s & %du) == 0u)" % (a, r.choice([1, 2, 3, 4, 7]))
+        if c < 0.7:
+            return "(%s < %s)" % (a, self.expr(ctx, 1, uniform))
+        if c < 0.85:
+            return "(%s %% %du != 0u)" % (a, r.choice([3, 5, 6]))
+        return "(%s > %du)" % (a, r.choice([100, 1000, 70000, 2147483648]))
+
+    # ---- helpers --------------------------------------------------------
+    def helper_value(self):
+        name = "h_mix"
+        if name not in self.helper_names:
+            self.helper_names.add(name)
+            self.helpers.append(
+                "__device__ unsigned int h_mix(unsigned int a, unsigned int b) {\n"
+                "  unsigned int h = a * 2654435761u;\n"
+                "  h ^= (b << 7) | (b >> 25);\n"
+                "  return h + (a >> 3);\n"
+                "}\n")
+        return name
+
+    def helper_ref(self):
+        name = "h_accum"
+        if name not in self.helper_names:
+            self.helper_names.add(name)
+            self.helpers.append(
+                "__device__ void h_accum(unsigned int &acc, unsigned int v) {\n"
+                "  acc = acc * 31u + v;\n"
+                "  if (v & 1u)\n"
+                "    acc ^= 0x9e3779b9u;\n"
+                "}\n")
+        return name
+
+    def helper_ptr(self):
+        name = "h_store2"
+        if name not in self.helper_names:
+            self.helper_names.add(name)
+            self.helpers.append(
+                "__device__ void h_store2(unsigned int *p, unsigned int a, unsigned int b) {\n"
+                "  p[0] = a + b;\n"
+                "  p[1] = a ^ b;\n"
+                "}\n")
+        return name
+
+    def helper_loop(self):
+        name = "h_steps"
+        if name not in self.helper_names:
+            self.helper_names.add(name)
+            self.helpers.append(
+                "__device__ unsigned int h_steps(unsigned int x, int n) {\n"
+                "  for (int k = 0; k < n; ++k) {\n"
+                "    if (x & 1u)\n"
+                "      x = 3u * x + 1u;\n"
+                "    else\n"
+                "      x >>= 1;\n"
+                "  }\n"
+                "  return x;\n"
+                "}\n")
+        return name
+
+    # ---- statements -----------------------------------------------------
+    def stmts(self, ctx, n, depth, ind):
+        out = []
+        saved = list(ctx["vars"])
+        for _ in range(n):
+            out += self.stmt(ctx, depth, ind)
+        ctx["vars"] = saved
+        return out
+
+    def assignable(self, ctx):
+        return [v for v, _ in ctx["vars"] if v in ctx["locals"]]
+
+    def stmt(self, ctx, depth, ind):
+        r = self.rng
+        p = self.p
+        sp = "  " * ind
+        c = r.random()
+        lv = self.assignable(ctx)
+        if depth < p["max_depth"]:
+            if c < p["p_if"]:
+                return self.if_stmt(ctx, depth, ind)
+            c -= p["p_if"]
+            if c < p["p_loop"]:
+                return self.loop_stmt(ctx, depth, ind)
+            c -= p["p_loop"]
+            if c < p["p_switch"] and ctx.get("gid"):
+                return self.switch_stmt(ctx, depth, ind)
+            c -= p["p_switch"]
+        if ctx["loop"] and r.random() < 0.15:
+            kw = "break" if r.random() < p["p_break"] / (p["p_break"] + p["p_continue"]) else "continue"
+            return ["%sif %s" % (sp, self.cond(ctx)), "%s  %s;" % (sp, kw)]
+        if ctx.get("can_return") and r.random() < p["p_early_return"] / 3:
+            # a varying early return that still writes this thread's element
+            return ["%sif %s {" % (sp, self.cond(ctx)),
+                    "%s  out[i] = %s;" % (sp, self.expr(ctx, 1)),
+                    "%s  return;" % sp,
+                    "%s}" % sp]
+        c = r.random()
+        if c < 0.35 or not lv:
+            v = self.fresh("v")
+            line = "%sunsigned int %s = %s;" % (sp, v, self.expr(ctx))
+            ctx["vars"].append((v, True))
+            ctx["locals"].add(v)
+            return [line]
+        if c < 0.7:
+            op = r.choice(["=", "+=", "^=", "*=", "|=", "-="])
+            return ["%s%s %s %s;" % (sp, r.choice(lv), op, self.expr(ctx))]
+        if c < 0.8:
+            return ["%s%s(%s, %s);" % (sp, self.helper_ref(), r.choice(lv), self.expr(ctx, 1))]
+        if c < 0.88 and ctx.get("float"):
+            f = ctx["float"]
+            e = r.choice(["%s * 0.5f" % f, "%s + (float)(%s & 1023u)" % (f, self.expr(ctx, 1)),
+                          "%s - 1.25f" % f, "%s * %s" % (f, f),
+                          "(%s ? %s * 2.0f : %s + 0.75f)" % (self.cond(ctx), f, f),
+                          "%s + fin[(%s) %% (unsigned int)nin]" % (f, self.expr(ctx, 1))])
+            return ["%s%s = %s;" % (sp, f, e)]
+        if c < 0.94:
+            v = r.choice(lv)
+            return ["%s%s = %s(%s, (int)(%s & 7u));" % (sp, v, self.helper_loop(), v, self.expr(ctx, 1))]
+        return ["%s%s++;" % (sp, r.choice(lv))]
+
+    def if_stmt(self, ctx, depth, ind):
+        r = self.rng
+        sp = "  " * ind
+        uniform = r.random() < self.p["p_uniform_cond"]
+        lines = ["%sif %s {" % (sp, self.cond(ctx, uniform))]
+        lines += self.stmts(ctx, r.randint(1, 3), depth + 1, ind + 1)
+        if r.random() < self.p["p_else"]:
+            lines.append("%s} else {" % sp)
+            lines += self.stmts(ctx, r.randint(1, 2), depth + 1, ind + 1)
+        lines.append("%s}" % sp)
+        return lines
+
+    def loop_stmt(self, ctx, depth, ind):
+        r = self.rng
+        sp = "  " * ind
+        j = self.fresh("j")
+        uniform = r.random() < self.p["p_uniform_loop"]
+        saved_loop = ctx["loop"]
+        ctx["loop"] = True
+        saved = list(ctx["vars"])
+        if r.random() < self.p["p_while"]:
+            lines = ["%sint %s = 0;" % (sp, j)]
+            if uniform:
+                lines.append("%swhile (%s < (int)(m & 7u)) {" % (sp, j))
+            else:
+                lines.append("%swhile (%s < (int)(%s %% 6u)) {" % (sp, j, self.expr(ctx, 1)))
+            lines.append("%s  ++%s;" % (sp, j))
+            ctx["vars"].append(("(unsigned int)%s" % j, not uniform))
+            lines += self.stmts(ctx, r.randint(1, 3), depth + 1, ind + 1)
+            lines.append("%s}" % sp)
+        else:
+            if uniform:
+                bound = r.choice(["(int)(m & 7u)", "%d" % r.randint(1, 6), "(int)(blockDim.x & 3u) + 1"])
+            else:
+                bound = "(int)(%s %% 5u)" % self.expr(ctx, 1)
+            lines = ["%sfor (int %s = 0; %s < %s; ++%s) {" % (sp, j, j, bound, j)]
+            ctx["vars"].append(("(unsigned int)%s" % j, not uniform))
+            lines += self.stmts(ctx, r.randint(1, 3), depth + 1, ind + 1)
+            lines.append("%s}" % sp)
+        ctx["vars"] = saved
+        ctx["loop"] = saved_loop
+        return lines
+
+    def switch_stmt(self, ctx, depth, ind):
+        r = self.rng
+        sp = "  " * ind
+        # The selector mixes in gid, the global thread id over all three
+        # dimensions, so it differs between the copies in every variant: a
+        # switch on a uniform value with per-copy cases is a documented refusal.
+        lines = ["%sswitch ((%s + (unsigned int)gid) %% 4u) {" % (sp, self.expr(ctx, 1))]
+        saved_loop = ctx["loop"]
+        ctx["loop"] = False  # break inside a switch leaves the switch
+        for case in ["case 0:", "case 1:", "case 2:", "default:"]:
+            lines.append("%s%s {" % (sp, case))
+            lines += self.stmts(ctx, r.randint(0, 2), depth + 1, ind + 1)
+            if case == "case 1:" and r.random() < 0.4:
+                lines.append("%s}" % sp)
+                lines.append("%s  /* fall through */" % sp)
+            else:
+                lines.append("%s  break;" % sp)
+                lines.append("%s}" % sp)
+        lines.append("%s}" % sp)
+        ctx["loop"] = saved_loop
+        return lines
+
+    # ---- common kernel pieces -------------------------------------------
+    def coord_lines(self, ind=1):
+        """Global coordinates gx, gy, gz, and i, the linear index."""
+        sp = "  " * ind
+        lines = []
+        for d in DIMS[:self.dims]:
+            lines.append("%sint g%s = blockIdx.%s * blockDim.%s + threadIdx.%s;" % (sp, d, d, d, d))
+        if self.dims == 1:
+            lines.append("%sint i = gx;" % sp)
+            inside = "gx < nx"
+        elif self.dims == 2:
+            lines.append("%sint i = gy * nx + gx;" % sp)
+            inside = "gx < nx && gy < ny"
+        else:
+            lines.append("%sint i = (gz * ny + gy) * nx + gx;" % sp)
+            inside = "gx < nx && gy < ny && gz < nz"
+        return lines, inside
+
+    def linear_thread(self):
+        if self.dims == 1:
+            return "int t = threadIdx.x;", "int nt = blockDim.x;"
+        if self.dims == 2:
+            return "int t = threadIdx.y * blockDim.x + threadIdx.x;", "int nt = blockDim.x * blockDim.y;"
+        return ("int t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;",
+                "int nt = blockDim.x * blockDim.y * blockDim.z;")
+
+    def linear_block(self):
+        if self.dims == 1:
+            return "blockIdx.x"
+        if self.dims == 2:
+            return "(blockIdx.y * gridDim.x + blockIdx.x)"
+        return "((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x)"
+
+    def extent_params(self):
+        return ", ".join("int n%s" % d for d in DIMS[:self.dims])
+
+    def new_ctx(self, uin="in"):
+        return {"vars": [("s", False), ("m", False)], "locals": set(), "loop": False, "in": uin,
+                "can_return": False, "float": None}
+
+    def header(self, k, params, template=None):
+        lines = []
+        if k.expect != "accept":
+            lines.append("// tfuse-expect: %s" % k.expect)
+        lines.append("#pragma tfuse coarsen")
+        if template:
+            lines.append(template)
+        lines.append("__global__ void %s(%s) {" % (k.name, params))
+        return lines
+
+    # ---- host launches ----------------------------------------------------
+    def domain_for(self, grid, block):
+        """Logical extents (nx, ny, nz) for a launch: the grid's coverage or less."""
+        r = self.rng
+        ext = []
+        for d in range(self.dims):
+            cover = grid[d] * block[d]
+            if r.random() < self.p["p_exact_domain"]:
+                ext.append(cover)
+            else:
+                ext.append(max(1, cover - r.randrange(0, block[d] + 1)))
+        return ext
+
+    def emit_launches(self, k, make_args, outputs_per_launch, shmem=None, block_filter=None,
+                      template_args=""):
+        """Appends launches of k to k.host.  make_args(launch_no, domain, off) -> argument text.
+        outputs_per_launch(domain, grid) -> elements each launch writes in its region (0: shared
+        accumulator).  Returns the total number of elements of the output buffer."""
+        r = self.rng
+        nl = r.randint(1, self.p["max_launches"])
+        total = 0
+        host = k.host
+        for ln in range(nl):
+            block = self.launch_block()
+            if block_filter:
+                block = block_filter(block)
+            grid = self.launch_grid()
+            dom = self.domain_for(grid, block)
+            k.blocks.append(block)
+            gtxt = self.dim3_text(grid)
+            btxt = self.dim3_text(block)
+            sh = ""
+            if shmem:
+                sh = ", %s" % shmem(block)
+            elif r.random() < self.p["p_stream"]:
+                sh = ", 0, stream"
+            loop = r.random() < self.p["p_host_loop"]
+            reps = r.randint(2, 3) if loop else 1
+            per = outputs_per_launch(dom, grid, block)
+            name = k.name + template_args
+            if r.random() < self.p["p_dim3_var"] and self.dims > 1 or r.random() < 0.3:
+                gv, bv = self.fresh("grid"), self.fresh("block")
+                host.append("  {")
+                host.append("    dim3 %s%s;" % (gv, self.dim3_ctor(grid)))
+                host.append("    dim3 %s%s;" % (bv, self.dim3_ctor(block)))
+                g_use, b_use, ind = gv, bv, "    "
+            else:
+                host.append("  {")
+                g_use, b_use, ind = gtxt, btxt, "    "
+            if loop:
+                host.append("%sfor (int rep = 0; rep < %d; ++rep) {" % (ind, reps))
+                args = make_args(ln, dom, "%d + rep * %d" % (total, per) if per else "0", "rep")
+                host.append("%s  %s<<<%s, %s%s>>>(%s);" % (ind, name, g_use, b_use, sh, args))
+                host.append("%s  CK(cudaGetLastError(), \"launch-%s-%d\");" % (ind, k.name, ln))
+                host.append("%s}" % ind)
+            else:
+                args = make_args(ln, dom, "%d" % total if per else "0", "%du" % r.randrange(0, 4))
+                host.append("%s%s<<<%s, %s%s>>>(%s);" % (ind, name, g_use, b_use, sh, args))
+                host.append("%sCK(cudaGetLastError(), \"launch-%s-%d\");" % (ind, k.name, ln))
+            host.append("  }")
+            total += per * reps
+        return max(total, 1)
+
+    def dim3_text(self, v):
+        if self.dims == 1 and self.rng.random() < 0.5:
+            return "%d" % v[0]
+        if self.dims <= 2 and v[2] == 1:
+            return "dim3(%d, %d)" % (v[0], v[1])
+        return "dim3(%d, %d, %d)" % v
+
+    def dim3_ctor(self, v):
+        if self.dims == 1:
+            return "(%d)" % v[0]
+        if self.dims == 2:
+            return "(%d, %d)" % (v[0], v[1])
+        return "(%d, %d, %d)" % v
+
+    def m_value(self):
+        if self.rng.random() < self.p["p_m_zero"]:
+            return "0u"
+        return "%du" % self.rng.randint(1, 6)
+
+    def add_output(self, k, label, ctype, count):
+        dv = "d_%s" % label
+        k.outputs.append((dv, ctype, count, label))
+        return dv
+
+    def ext_args(self, dom):
+        return ", ".join(str(x) for x in dom)
+
+    # ---- kernel kinds -------------------------------------------------------
+    def k_elementwise(self, k, template=False, use_struct=False):
+        r = self.rng
+        p = self.p
+        ctx = self.new_ctx()
+        use_float = r.random() < p["p_float"]
+        T = "unsigned int"
+        tmpl = None
+        targs = ""
+        if template:
+            T = r.choice(["unsigned int", "unsigned long long"])
+            S = r.randint(1, 4)
+            tmpl = "template <typename T, int S>"
+            targs = "<%s, %d>" % (T, S)
+            params = "T *out, const unsigned int *in, %s, int nin, unsigned int m, unsigned int s" % \
+                self.extent_params()
+        else:
+            params = "unsigned int *out, %sconst unsigned int *in, const float *fin, %s, int nin, " \
+                     "unsigned int m, unsigned int s" % ("float *fout, " if use_float else "",
+                                                          self.extent_params())
+        dg = None
+        if r.random() < p["p_devglobal"]:
+            dg = "g_%s" % k.name
+            op = r.choice(["atomicAdd", "atomicMax", "atomicOr", "atomicXor", "atomicMin"])
+            self.devglobal_src.append("__device__ unsigned int %s[4];" % dg)
+            k.devglobals.append((dg, "unsigned int", 4))
+        lines = []  # the header goes on last: k.expect may change
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  int gid = ((blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) *")
+        lines.append("                (blockDim.x * blockDim.y * blockDim.z) +")
+        lines.append("            (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;")
+        ctx["gid"] = True
+        bounds_return = r.random() < p["p_bounds_return"]
+        body_ind = 1
+        if bounds_return:
+            lines.append("  if (!(%s))" % inside)
+            lines.append("    return;")
+        else:
+            lines.append("  if (%s) {" % inside)
+            body_ind = 2
+        sp = "  " * body_ind
+        ctx["vars"] += [("(unsigned int)i", True), ("(unsigned int)gx", True)]
+        v0 = self.fresh("v")
+        lines.append("%sunsigned int %s = in[i %% nin] + %s;" % (sp, v0, self.expr(ctx, 1)))
+        ctx["vars"].append((v0, True))
+        ctx["locals"].add(v0)
+        if use_float and not template:
+            f = self.fresh("f")
+            lines.append("%sfloat %s = fin[(i + 7) %% nin];" % (sp, f))
+            ctx["float"] = f
+        if template:
+            lines.append("%sT wide = (T)%s;" % (sp, v0))
+            lines.append("%sfor (int r = 0; r < S; ++r)" % sp)
+            lines.append("%s  wide = wide * (T)%du + (T)in[(i + r) %% nin];" % (sp, r.choice([3, 5, 17])))
+        if use_struct:
+            self.structs.add("Pair")
+            if r.random() < p["p_brace_init"]:
+                # fuse.c cannot guard a braced initializer under a predicate: a known limit
+                k.expect = "may-refuse"
+                lines.append("%sPair pa = {%s, %s};" % (sp, v0, self.expr(ctx, 1)))
+            else:
+                lines.append("%sPair pa;" % sp)
+                lines.append("%spa.a = %s;" % (sp, v0))
+                lines.append("%spa.b = %s;" % (sp, self.expr(ctx, 1)))
+            lines.append("%sPair pb;" % sp)
+            lines.append("%spb = pa;" % sp)
+            lines.append("%spb.mix(%s);" % (sp, self.expr(ctx, 1)))
+            lines.append("%sif %s" % (sp, self.cond(ctx)))
+            lines.append("%s  pa.mix(pb.b);" % sp)
+            ctx["vars"] += [("pa.sum()", True), ("pb.a", True)]
+        arr = None
+        if r.random() < p["p_local_array"]:
+            arr = self.fresh("loc")
+            L = r.choice([4, 8])
+            lines.append("%sunsigned int %s[%d];" % (sp, arr, L))
+            lines.append("%sfor (int q = 0; q < %d; ++q)" % (sp, L))
+            lines.append("%s  %s[q] = in[(i * %d + q) %% nin] ^ (unsigned int)q;" % (sp, arr, L))
+            ctx["vars"] += [("%s[%s %% %du]" % (arr, v0, L), True), ("%s[m & %du]" % (arr, L - 1), True)]
+            if r.random() < 0.5:
+                lines.append("%s%s[(i + (int)s) %% %d] += %s;" % (sp, arr, L, self.expr(ctx, 1)))
+        if r.random() < 0.3:
+            pp = self.fresh("pr")
+            lines.append("%sunsigned int %s[2];" % (sp, pp))
+            lines.append("%s%s(%s, %s, %s);" % (sp, self.helper_ptr(), pp, v0, self.expr(ctx, 1)))
+            ctx["vars"] += [("%s[0]" % pp, True), ("%s[1]" % pp, True)]
+        ctx["can_return"] = not template and not use_struct and dg is None
+        n = r.randint(p["stmts_min"], p["stmts_max"])
+        lines += self.stmts(ctx, n, 0, body_ind)
+        res = " ^ ".join(self.rng.sample([v for v, _ in ctx["vars"] if v not in ("s", "m")],
+                                         min(3, len(ctx["vars"]) - 2)))
+        if template:
+            lines.append("%sout[i] = wide + (T)(%s);" % (sp, res))
+        else:
+            lines.append("%sout[i] = %s;" % (sp, res))
+        if use_float and not template:
+            lines.append("%sfout[i] = %s;" % (sp, ctx["float"]))
+        if dg:
+            lines.append("%s%s(&%s[%s & 3u], %s);" % (sp, op, dg, v0, res))
+        if not bounds_return:
+            lines.append("  }")
+        lines.append("}")
+        k.src = self.header(k, params, tmpl) + lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned long long" if T == "unsigned long long" else
+                            "unsigned int", 0)
+        fo = self.add_output(k, "%s_fout" % k.name, "float", 0) if use_float and not template else None
+
+        def args(ln, dom, off, mval):
+            a = ["%s + %s" % (o, off)]
+            if fo:
+                a.append("%s + %s" % (fo, off))
+            a.append("d_in")
+            if not template:
+                a.append("d_fin")
+            a.append(self.ext_args(dom))
+            a += ["%d" % NIN, self.m_value(), "%du" % r.randrange(1 << 16)]
+            return ", ".join(a)
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        total = self.emit_launches(k, args, per, template_args=targs)
+        self.set_count(k, total)
+
+    def set_count(self, k, total):
+        k.outputs = [(dv, ct, total if c == 0 else c, lb) for dv, ct, c, lb in k.outputs]
+
+    def k_gridstride(self, k):
+        r = self.rng
+        ctx = self.new_ctx()
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, int n, int nin, unsigned int m, "
+                               "unsigned int s")
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        lines.append("  int stride = nt * %s;" % " * ".join("gridDim.%s" % d for d in DIMS[:self.dims]))
+        lines.append("  int first = %s * nt + t;" % self.linear_block())
+        lines.append("  for (int i = first; i < n; i += stride) {")
+        ctx["vars"] += [("(unsigned int)i", True)]
+        ctx["loop"] = True
+        v0 = self.fresh("v")
+        lines.append("    unsigned int %s = in[i %% nin];" % v0)
+        ctx["vars"].append((v0, True))
+        ctx["locals"].add(v0)
+        if r.random() < 0.5:
+            lines.append("    if ((%s & %du) == 0u) {" % (v0, r.choice([3, 7])))
+            lines.append("      out[i] = %s;" % v0)
+            lines.append("      continue;")
+            lines.append("    }")
+        lines += self.stmts(ctx, r.randint(2, 5), 1, 2)
+        res = " + ".join(v for v, _ in ctx["vars"][-2:])
+        lines.append("    out[i] = %s;" % res)
+        lines.append("  }")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            n = dom[0] * (dom[1] if self.dims > 1 else 1) * (dom[2] if self.dims > 2 else 1)
+            n = n * r.choice([1, 2, 3]) + r.randrange(0, 50)
+            return "%s + %s, d_in, %d, %d, %s, %du" % (o, off, n, NIN, self.m_value(), r.randrange(1 << 16))
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n * 3 + 50
+
+        total = self.emit_launches(k, args, per)
+        self.set_count(k, total)
+
+    def smem_size(self, k):
+        return 1024
+
+    def k_stencil(self, k):
+        r = self.rng
+        ctx = self.new_ctx()
+        owner = r.random() < self.p["p_owner_index"]
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        if owner and self.dims == 2:
+            ext = ["32", "32"]
+            # tile[ty][tx] (2-D) or tile[tz][ty][tx] (3-D): the owner's index
+            idx_rev = ["threadIdx.%s" % d for d in reversed(DIMS[:self.dims])]
+            decl = "  __shared__ unsigned int tile%s;" % "".join("[%s]" % e for e in ext)
+            own = "tile" + "".join("[%s]" % x for x in idx_rev)
+            nb_idx = list(idx_rev)
+            nb_idx[-1] = "(threadIdx.x + 1) % blockDim.x"
+            nb = "tile" + "".join("[%s]" % x for x in nb_idx)
+            nb_idx2 = list(idx_rev)
+            nb_idx2[0] = "(blockDim.%s - 1 - threadIdx.%s)" % (DIMS[self.dims - 1], DIMS[self.dims - 1])
+            nb2 = "tile" + "".join("[%s]" % x for x in nb_idx2)
+        elif owner and self.dims == 1:
+            decl = "  __shared__ unsigned int tile[1024];"
+            own = "tile[threadIdx.x]"
+            nb = "tile[(threadIdx.x + 1) % blockDim.x]"
+            nb2 = "tile[blockDim.x - 1 - threadIdx.x]"
+        else:
+            decl = "  __shared__ unsigned int tile[1024];"
+            own = "tile[t]"
+            nb = "tile[(t + 1) % nt]"
+            nb2 = "tile[(t + nt - 1) % nt]"
+        lines.append(decl)
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  bool inside = %s;" % inside)
+        lines.append("  if (m == 0u)")
+        lines.append("    return;")
+        lines.append("  %s = inside ? in[i %% nin] : s;" % own)
+        lines.append("  __syncthreads();")
+        lines.append("  unsigned int v = %s + %s * 3u;" % (nb, nb2))
+        ctx["vars"] += [("v", True), ("(unsigned int)t", True)]
+        ctx["locals"].add("v")
+        ctx["helpers"] = False
+        lines += self.stmts(ctx, r.randint(0, 2), 1, 1)
+        lines.append("  for (int r = 0; r < (int)m; ++r) {")
+        lines.append("    __syncthreads();")
+        lines.append("    %s %s v;" % (own, r.choice(["+=", "^=", "-=", "|="])))
+        lines.append("    __syncthreads();")
+        lines.append("    v = v * 5u + %s;" % r.choice([nb, nb2]))
+        lines.append("  }")
+        lines.append("  if (inside)")
+        lines.append("    out[i] = v;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %s, %du" % (o, off, self.ext_args(dom), NIN, self.m_value(),
+                                                       r.randrange(1 << 16))
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        def bf(block):
+            if owner and self.dims == 2 and max(block) > 32:
+                return self.base_block if max(self.base_block) <= 32 else (24, 8, 1)
+            return block
+
+        total = self.emit_launches(k, args, per, block_filter=bf)
+        self.set_count(k, total)
+
+    def k_reduce(self, k):
+        """A block-wide tree sum or inclusive scan in shared memory, any block size."""
+        r = self.rng
+        lines = self.header(k, "unsigned int *out, unsigned int *acc, const unsigned int *in, %s, int nin, "
+                               "unsigned int m" % self.extent_params())
+        lines.append("  __shared__ unsigned int sh[1024];")
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  unsigned int x = (%s) ? in[i %% nin] * (m | 1u) : 0u;" % inside)
+        lines.append("  sh[t] = x;")
+        lines.append("  __syncthreads();")
+        scan = r.random() < 0.5
+        if not scan:
+            op = r.choice(["+=", "^="])
+            lines.append("  for (int w = 1; w < nt; w *= 2) {")
+            lines.append("    if (t % (2 * w) == 0 && t + w < nt)")
+            lines.append("      sh[t] %s sh[t + w];" % op)
+            lines.append("    __syncthreads();")
+            lines.append("  }")
+            lines.append("  if (t == 0) {")
+            lines.append("    out[%s] = sh[0];" % self.linear_block())
+            lines.append("    atomicAdd(&acc[%s %% 8u], sh[0]);" % self.linear_block())
+            lines.append("  }")
+        else:
+            lines.append("  for (int w = 1; w < nt; w *= 2) {")
+            lines.append("    unsigned int y = sh[t];")
+            lines.append("    if (t >= w)")
+            lines.append("      y += sh[t - w];")
+            lines.append("    __syncthreads();")
+            lines.append("    sh[t] = y;")
+            lines.append("    __syncthreads();")
+            lines.append("  }")
+            lines.append("  if (%s)" % inside)
+            lines.append("    out[i] = sh[t];")
+            lines.append("  if (t == nt - 1)")
+            lines.append("    atomicAdd(&acc[%s %% 8u], sh[t]);" % self.linear_block())
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+        acc = "d_%s_acc" % k.name
+        k.outputs.append((acc, "unsigned int", 8, "%s_acc" % k.name))
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, %s, d_in, %s, %d, %du" % (o, off, acc, self.ext_args(dom), NIN, r.randint(1, 9))
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return max(n, grid[0] * grid[1] * grid[2])
+
+        total = self.emit_launches(k, args, per)
+        k.outputs = [(dv, ct, total if lb.endswith("_out") else c, lb) for dv, ct, c, lb in k.outputs]
+        k.zero = "0"
+
+    def k_histogram(self, k):
+        r = self.rng
+        bins = r.choice(BINS_CHOICES)
+        dg = "g_%s_max" % k.name
+        self.devglobal_src.append("__device__ unsigned int %s;" % dg)
+        k.devglobals.append((dg, "unsigned int", 1))
+        lines = self.header(k, "unsigned int *hist, const unsigned int *in, %s, int nin" % self.extent_params())
+        lines.append("  __shared__ unsigned int bins[%d];" % bins)
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  for (int j = t; j < %d; j += nt)" % bins)
+        lines.append("    bins[j] = 0u;")
+        lines.append("  __syncthreads();")
+        lines.append("  if (%s) {" % inside)
+        lines.append("    unsigned int d = in[i % nin];")
+        lines.append("    atomicAdd(&bins[d %% %du], 1u);" % bins)
+        if r.random() < 0.5:
+            lines.append("    atomicMax(&%s, d ^ (unsigned int)i);" % dg)
+        else:
+            lines.append("    atomicOr(&%s, 1u << (d & 31u));" % dg)
+        lines.append("  }")
+        lines.append("  __syncthreads();")
+        lines.append("  for (int j = t; j < %d; j += nt)" % bins)
+        lines.append("    if (bins[j] != 0u)")
+        lines.append("      atomicAdd(&hist[j], bins[j]);")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_hist" % k.name, "unsigned int", bins)
+        k.zero = "0"
+
+        def args(ln, dom, off, mval):
+            return "%s, d_in, %s, %d" % (o, self.ext_args(dom), NIN)
+
+        self.emit_launches(k, args, lambda d, g, b: 0)
+
+    def k_atomics(self, k):
+        r = self.rng
+        ctx = self.new_ctx()
+        M = r.choice([4, 8, 16, 13])
+        lines = self.header(k, "unsigned int *acc, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  if (!(%s))" % inside)
+        lines.append("    return;")
+        ctx["vars"] += [("(unsigned int)i", True)]
+        lines.append("  unsigned int v = in[i % nin] ^ s;")
+        ctx["vars"].append(("v", True))
+        ctx["locals"].add("v")
+        lines += self.stmts(ctx, r.randint(1, 3), 1, 1)
+        lines.append("  unsigned int key = (v >> 4) %% %du;" % M)
+        ops = r.sample(["atomicAdd", "atomicMax", "atomicMin", "atomicOr", "atomicAnd", "atomicXor"],
+                       r.randint(2, 4))
+        for n_op, op in enumerate(ops):
+            val = "v" if n_op == 0 else self.expr(ctx, 1)
+            if op == "atomicAdd" and r.random() < 0.5:
+                lines.append("  if ((v & 3u) != 0u)")
+                lines.append("    atomicAdd(&acc[%d * %d + key], %s);" % (n_op, M, val))
+            else:
+                lines.append("  %s(&acc[%d * %d + key], %s);" % (op, n_op, M, val))
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_acc" % k.name, "unsigned int", len(ops) * M)
+        k.zero = "0x5A"
+
+        def args(ln, dom, off, mval):
+            return "%s, d_in, %s, %d, %s, %du" % (o, self.ext_args(dom), NIN, self.m_value(),
+                                                  r.randrange(1 << 16))
+
+        self.emit_launches(k, args, lambda d, g, b: 0)
+
+    def k_dynshared(self, k):
+        r = self.rng
+        k.expect = "refuse-block"
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int s"
+                            % self.extent_params())
+        lines.append("  extern __shared__ unsigned int dyn[];")
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  bool inside = %s;" % inside)
+        # the block index along every dimension: replicated in every block-mode variant
+        lines.append("  dyn[t] = inside ? in[i % nin] + blockIdx.x * 3u + blockIdx.y * 5u + blockIdx.z : s;")
+        lines.append("  __syncthreads();")
+        lines.append("  unsigned int v = dyn[(t + 1) % nt] ^ dyn[nt - 1 - t];")
+        lines.append("  if (inside)")
+        lines.append("    out[i] = v;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %du" % (o, off, self.ext_args(dom), NIN, r.randrange(1 << 16))
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        total = self.emit_launches(k, args, per,
+                                   shmem=lambda b: "%d * sizeof(unsigned int)" % (b[0] * b[1] * b[2]))
+        self.set_count(k, total)
+
+    def k_shuffle(self, k):
+        r = self.rng
+        k.expect = "refuse-thread"
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin"
+                            % self.extent_params())
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  bool inside = %s;" % inside)
+        lines.append("  unsigned int v = inside ? in[i % nin] : 0u;")
+        lines.append("  v += __shfl_down_sync(0xffffffffu, v, %d);" % r.choice([1, 2, 4]))
+        if r.random() < 0.5:
+            lines.append("  v ^= __shfl_xor_sync(0xffffffffu, v, %d);" % r.choice([1, 8, 16]))
+        lines.append("  if (inside)")
+        lines.append("    out[i] = v;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d" % (o, off, self.ext_args(dom), NIN)
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        def bf(block):
+            # whole warps only: the block's thread count must be a multiple of 32
+            if (block[0] * block[1] * block[2]) % 32 == 0:
+                return block
+            return {1: (96, 1, 1), 2: (24, 8, 1), 3: (8, 8, 8)}[self.dims]
+
+        total = self.emit_launches(k, args, per, block_filter=bf)
+        self.set_count(k, total)
+
+    def k_barrier(self, k, which):
+        """A barrier under control that is uniform in the block but differs between the copies."""
+        r = self.rng
+        k.expect = {"block": "refuse-block", "thread": "refuse-thread", "both": "refuse"}[which]
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin"
+                            % self.extent_params())
+        lines.append("  __shared__ unsigned int sh[1024];")
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  bool inside = %s;" % inside)
+        lines.append("  unsigned int v = inside ? in[i % nin] : 1u;")
+        bsum = " + ".join("blockIdx.%s" % d for d in DIMS)
+        tsum = " + ".join("threadIdx.%s" % d for d in DIMS)
+        if which == "block":
+            c = "((%s) %% 2u == 0u)" % bsum
+        elif which == "thread":
+            c = "(%s < 4096u)" % tsum  # always true: uniform in the block
+        else:
+            c = "(%s + %s < 1000000u)" % (tsum, bsum)
+        if r.random() < 0.5:
+            lines.append("  if %s {" % c)
+            lines.append("    sh[t] = v;")
+            lines.append("    __syncthreads();")
+            lines.append("    v += sh[(t + 1) % nt];")
+            lines.append("  }")
+        else:
+            lines.append("  for (unsigned int r = 0; r < %s; ++r) {" %
+                         ("(%s) %% 3u" % bsum if which == "block" else "(%s ? 2u : 0u)" % c))
+            lines.append("    sh[t] = v;")
+            lines.append("    __syncthreads();")
+            lines.append("    v = v * 3u + sh[(t + 1) % nt];")
+            lines.append("    __syncthreads();")
+            lines.append("  }")
+        lines.append("  if (inside)")
+        lines.append("    out[i] = v;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d" % (o, off, self.ext_args(dom), NIN)
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        total = self.emit_launches(k, args, per)
+        self.set_count(k, total)
+
+    def k_uniform_switch(self, k):
+        """A switch on a kernel parameter whose cases store per-thread values."""
+        r = self.rng
+        k.expect = "may-refuse"  # DESIGN-NOTES: a uniform switch whose cases differ between copies
+        ctx = self.new_ctx()
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  if (!(%s))" % inside)
+        lines.append("    return;")
+        lines.append("  unsigned int v = in[i % nin];")
+        ctx["vars"] += [("v", True), ("(unsigned int)i", True)]
+        ctx["locals"].add("v")
+        lines.append("  switch (m % 3u) {")
+        for case in ["case 0:", "case 1:", "default:"]:
+            lines.append("  %s" % case)
+            lines.append("    v = %s;" % self.expr(ctx, 2))
+            lines.append("    break;")
+        lines.append("  }")
+        lines.append("  out[i] = v;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %du, %du" % (o, off, self.ext_args(dom), NIN, r.randrange(0, 6),
+                                                        r.randrange(1 << 16))
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        total = self.emit_launches(k, args, per)
+        self.set_count(k, total)
+
+    # ---- program ---------------------------------------------------------------
+    def generate(self):
+        p = self.p
+        kinds = [("elementwise", p["w_elementwise"]), ("gridstride", p["w_gridstride"]),
+                 ("stencil", p["w_stencil"]), ("reduce", p["w_reduce"]), ("histogram", p["w_histogram"]),
+                 ("atomics", p["w_atomics"]), ("template", p["w_template"]), ("struct", p["w_struct"]),
+                 ("dynshared", p["w_dynshared"]), ("shuffle", p["w_shuffle"]),
+                 ("barrier_block", p["w_barrier_block"]), ("barrier_thread", p["w_barrier_thread"]),
+                 ("barrier_both", p["w_barrier_both"]), ("uniform_switch", p["w_uniform_switch"])]
+        for n in range(self.nkernels):
+            kind = pick_weighted(self.rng, kinds)
+            k = Kernel("k%d_%s" % (n, kind), kind)
+            k.zero = None  # memset value of the outputs; None: poison with 0xAB
+            if kind == "elementwise":
+                self.k_elementwise(k)
+            elif kind == "template":
+                self.k_elementwise(k, template=True)
+            elif kind == "struct":
+                self.k_elementwise(k, use_struct=True)
+            elif kind == "gridstride":
+                self.k_gridstride(k)
+            elif kind == "stencil":
+                self.k_stencil(k)
+            elif kind == "reduce":
+                self.k_reduce(k)
+            elif kind == "histogram":
+                self.k_histogram(k)
+            elif kind == "atomics":
+                self.k_atomics(k)
+            elif kind == "dynshared":
+                self.k_dynshared(k)
+            elif kind == "shuffle":
+                self.k_shuffle(k)
+            elif kind.startswith("barrier_"):
+                self.k_barrier(k, kind[len("barrier_"):])
+            elif kind == "uniform_switch":
+                self.k_uniform_switch(k)
+            self.kernels.append(k)
+        return self.render()
+
+    def thread_k(self):
+        parts = []
+        for d in range(3):
+            ks = [K for K in (2, 3, 4, 8) if all(b[d] % K == 0 for k in self.kernels for b in k.blocks)]
+            parts.append("%s:%s" % (DIMS[d], ",".join(str(K) for K in ks) or "-"))
+        return ";".join(parts)
+
+    def render(self):
+        out = []
+        out.append("// tfuse-fuzz: seed=%d profile=%s dims=%d kernels=%d thread-k=%s" %
+                   (self.seed, self.profile, self.dims, len(self.kernels), self.thread_k()))
+        out.append("// Generated by test/fuzz/gen.py; see test/fuzz/README.md.")
+        out.append("#include <cstdio>")
+        out.append("#include <cstdint>")
+        out.append("#include <cstring>")
+        out.append("#include <cstdlib>")
+        out.append("#include <cuda_runtime.h>")
+        out.append("")
+        out.append("#define CK(call, where)                                                  \\")
+        out.append("  do {                                                                   \\")
+        out.append("    cudaError_t err_ = (call);                                           \\")
+        out.append("    if (err_ != cudaSuccess) {                                           \\")
+        out.append("      printf(\"cuda-error %s %s\\n\", where, cudaGetErrorString(err_));    \\")
+        out.append("      return 3;                                                          \\")
+        out.append("    }                                                                    \\")
+        out.append("  } while (0)")
+        out.append("")
+        if "Pair" in self.structs:
+            out.append("struct Pair {")
+            out.append("  unsigned int a, b;")
+            out.append("  __device__ void mix(unsigned int v) {")
+            out.append("    a = a * 33u + v;")
+            out.append("    b ^= a >> 3;")
+            out.append("  }")
+            out.append("  __device__ unsigned int sum() const { return a + b; }")
+            out.append("};")
+            out.append("")
+        for g in self.devglobal_src:
+            out.append(g)
+        if self.devglobal_src:
+            out.append("")
+        for h in self.helpers:
+            out.append(h)
+        for k in self.kernels:
+            out += k.src
+            out.append("")
+        # host
+        out.append("static uint32_t lcg_state = %du;" % (self.seed * 2654435761 % (1 << 32) | 1))
+        out.append("static uint32_t lcg() {")
+        out.append("  lcg_state = lcg_state * 1664525u + 1013904223u;")
+        out.append("  return lcg_state >> 8;")
+        out.append("}")
+        out.append("")
+        out.append("static void print_hash(const char *label, const void *p, size_t n) {")
+        out.append("  const unsigned char *b = (const unsigned char *)p;")
+        out.append("  uint64_t h = 14695981039346656037ull;")
+        out.append("  for (size_t k = 0; k < n; ++k) {")
+        out.append("    h ^= b[k];")
+        out.append("    h *= 1099511628211ull;")
+        out.append("  }")
+        out.append("  printf(\"hash %s %016llx\\n\", label, (unsigned long long)h);")
+        out.append("}")
+        out.append("")
+        out.append("int main() {")
+        out.append("  const int nin = %d;" % NIN)
+        out.append("  unsigned int *h_in = (unsigned int *)malloc(nin * sizeof(unsigned int));")
+        out.append("  float *h_fin = (float *)malloc(nin * sizeof(float));")
+        out.append("  for (int k = 0; k < nin; ++k) {")
+        out.append("    h_in[k] = lcg();")
+        out.append("    h_fin[k] = (float)(int)(lcg() % 4001u - 2000) / 64.0f;")
+        out.append("  }")
+        out.append("  unsigned int *d_in;")
+        out.append("  float *d_fin;")
+        out.append("  CK(cudaMalloc(&d_in, nin * sizeof(unsigned int)), \"malloc-in\");")
+        out.append("  CK(cudaMalloc(&d_fin, nin * sizeof(float)), \"malloc-fin\");")
+        out.append("  CK(cudaMemcpy(d_in, h_in, nin * sizeof(unsigned int), cudaMemcpyHostToDevice), \"copy-in\");")
+        out.append("  CK(cudaMemcpy(d_fin, h_fin, nin * sizeof(float), cudaMemcpyHostToDevice), \"copy-fin\");")
+        out.append("  cudaStream_t stream;")
+        out.append("  CK(cudaStreamCreate(&stream), \"stream\");")
+        for k in self.kernels:
+            for dv, ct, cnt, lb in k.outputs:
+                out.append("  %s *%s;" % (ct, dv))
+                out.append("  CK(cudaMalloc(&%s, %d * sizeof(%s)), \"malloc-%s\");" % (dv, cnt, ct, lb))
+                out.append("  CK(cudaMemset(%s, %s, %d * sizeof(%s)), \"poison-%s\");" %
+                           (dv, k.zero or "0xAB", cnt, ct, lb))
+        out.append("")
+        for k in self.kernels:
+            out.append("  // %s (%s)" % (k.name, k.kind))
+            out += k.host
+        out.append("  CK(cudaDeviceSynchronize(), \"sync\");")
+        out.append("")
+        for k in self.kernels:
+            for dv, ct, cnt, lb in k.outputs:
+                hv = "h_" + lb
+                out.append("  {")
+                out.append("    %s *%s = (%s *)malloc(%d * sizeof(%s));" % (ct, hv, ct, cnt, ct))
+                out.append("    CK(cudaMemcpy(%s, %s, %d * sizeof(%s), cudaMemcpyDeviceToHost), \"copy-%s\");"
+                           % (hv, dv, cnt, ct, lb))
+                out.append("    print_hash(\"%s\", %s, %d * sizeof(%s));" % (lb, hv, cnt, ct))
+                out.append("    free(%s);" % hv)
+                out.append("  }")
+            for sym, ct, cnt in k.devglobals:
+                out.append("  {")
+                out.append("    %s h_%s[%d];" % (ct, sym, cnt))
+                out.append("    CK(cudaMemcpyFromSymbol(h_%s, %s, sizeof(h_%s)), \"copy-%s\");" %
+                           (sym, sym, sym, sym))
+                out.append("    print_hash(\"%s\", h_%s, sizeof(h_%s));" % (sym, sym, sym))
+                out.append("  }")
+        out.append("  return 0;")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def parse_set(items):
+    res = {}
+    for it in items or []:
+        if "=" not in it:
+            sys.exit("gen.py: --set wants key=value, got %r" % it)
+        k, v = it.split("=", 1)
+        if k not in PROBS:
+            sys.exit("gen.py: unknown key %r (known: %s)" % (k, ", ".join(sorted(PROBS))))
+        res[k] = type(PROBS[k])(float(v)) if isinstance(PROBS[k], (int, float)) else v
+    return res
+
+
+def generate(seed, kernels=None, profile="default", overrides=None):
+    return Gen(seed, kernels, profile, overrides or {}).generate()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--kernels", type=int)
+    ap.add_argument("--profile", default="default", choices=sorted(PROFILES))
+    ap.add_argument("--set", action="append", metavar="KEY=VALUE")
+    ap.add_argument("-o", dest="out", default="-")
+    a = ap.parse_args()
+    text = generate(a.seed, a.kernels, a.profile, parse_set(a.set))
+    if a.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(a.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
