@@ -263,7 +263,8 @@ static int cmp_site(const void *a, const void *b) {
 
 /* Text of [b, e) with the sites spliced in (sorts `sites`). */
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites) {
-  qsort(sites->items, (size_t)sites->len, sizeof(void *), cmp_site);
+  if (sites->len)
+    qsort(sites->items, (size_t)sites->len, sizeof(void *), cmp_site);
   Buf out = {0};
   unsigned pos = b;
   for (int i = 0; i < sites->len; i++) {

@@ -383,8 +383,9 @@ static bool visit_loop(UA *ua, Node *n) {
   if (n->init)
     v |= visit(ua, n->init);
   bool cv = n->cond ? visit(ua, n->cond) : false;
-  if (n->inc)
-    v |= visit(ua, n->inc);
+  /* A header emitted once cannot hold a varying write (`j++, acc += v`). */
+  if (n->inc && visit(ua, n->inc))
+    set_loop_varying(ua, n);
   if (cv)
     set_loop_varying(ua, n);
   if (n->body) {

@@ -40,7 +40,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: accept
+// tfuse-expect: refuse
 #pragma tfuse coarsen
 __global__ void cg_index_kernel(const int *in, int n, int *out) {
   cg::thread_block cta = cg::this_thread_block();

@@ -38,7 +38,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: refuse-thread
+// tfuse-expect: refuse
 #pragma tfuse coarsen
 __global__ void cg_tile_shfl_kernel(const int *in, int n, int *out) {
   cg::thread_block cta = cg::this_thread_block();

@@ -39,7 +39,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: accept
+// tfuse-expect: may-refuse
 #pragma tfuse coarsen
 template <int B>
 __global__ void rot_kernel(const int *in, int n, int *out) {

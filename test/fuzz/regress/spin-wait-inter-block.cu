@@ -43,7 +43,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: refuse-block
+// tfuse-expect: refuse
 #pragma tfuse coarsen
 __global__ void chain_kernel(const int *in, int *flags, int *data, int *fail,
                              int *out) {

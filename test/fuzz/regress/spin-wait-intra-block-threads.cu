@@ -44,7 +44,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: refuse-thread
+// tfuse-expect: refuse
 #pragma tfuse coarsen
 __global__ void pair_kernel(const int *in, int *flags, int *vals, int *fail,
                             int *out) {
