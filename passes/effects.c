@@ -387,12 +387,20 @@ static void summary_of(Sym *fn, Effects *out);
 
 static void call_effects(Node *call, Effects *e) {
   Sym *fn = call->sym;
-  if (call->is_launch || (!fn && !call_is_construct(call)) || (fn && fn->kind != SYM_FUNC)) {
+  if (call->is_launch) {
+    /* A kernel launch writes device memory through its arguments, never
+     * the launching function's variables (they are copied). */
+    e->calls = e->memory = true;
+    return;
+  }
+  if ((!fn && !call_is_construct(call)) || (fn && fn->kind != SYM_FUNC)) {
     e->calls = e->unknown = true;
     return;
   }
   if (!fn)
     return; /* T(x) in a template: a construction */
+  if (fn->name && !strcmp(fn->name, "__cudaPushCallConfiguration"))
+    return; /* a launch's configuration: copies its values */
   Node *obj;
   bool obj_ptr;
   Vec args = {0};

@@ -417,6 +417,61 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
   return ok;
 }
 
+/* The launch's configuration call (__cudaPushCallConfiguration). */
+static Node *launch_config(Node *call) { return call->nkid > 1 ? call->kid[1] : NULL; }
+
+static Node *enclosing_function(Node *n) {
+  while (n && n->kind != N_FUNC)
+    n = n->parent;
+  return n;
+}
+
+/* Whether every use of `var` in `n` is a launch's configuration argument
+ * (copied there, never written). */
+static bool only_read_by_launches(Node *n, Sym *var) {
+  if (n->kind == N_DECL_REF && n->sym == var) {
+    Node *p = n->parent;
+    while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || (p->kind == N_CALL && p->sym && p->sym->is_ctor)))
+      p = p->parent;
+    return p && p->kind == N_CALL && p->spelling && !strcmp(p->spelling, "__cudaPushCallConfiguration");
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (!only_read_by_launches(n->kid[i], var))
+      return false;
+  return true;
+}
+
+/* Block mode multiplies a thread's registers by about K while the block
+ * keeps its size, so a kernel launched with large blocks may no longer fit
+ * the register file ("too many resources requested for launch").  Where
+ * every launch in the file has a block size clang evaluates, the kernel
+ * gets `__launch_bounds__(largest)` (unless it has its own), so ptxas
+ * budgets registers for it (spilling rather than failing).  Blocks of 256
+ * threads or fewer leave ptxas its full budget, so nothing is added. */
+static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
+  if (k->p.mode != MODE_BLOCK || k->p.factor <= 1)
+    return;
+  const char *t = u->src->text;
+  for (unsigned p = k->fn->begin; p + 17 <= k->fn->loc; p++)
+    if (!strncmp(t + p, "__launch_bounds__", 17))
+      return;
+  long most = 0;
+  for (int i = 0; i < done->len; i++) {
+    Node *call = done->items[i];
+    if (call->sym != k->sym)
+      continue;
+    Node *cfg = launch_config(call);
+    if (!cfg || cfg->block_threads <= 0)
+      return;
+    if (cfg->block_var && !only_read_by_launches(enclosing_function(call), cfg->block_var))
+      return; /* its initial value may not be the one launched with */
+    if (cfg->block_threads > most)
+      most = cfg->block_threads;
+  }
+  if (most > 256 && most <= 1024)
+    edit_insert(el, k->fn->loc, arena_printf("__launch_bounds__(%ld) ", most));
+}
+
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
   bool check = opt->check;
   bool ok = true;
@@ -435,8 +490,10 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
       }
     }
   }
-  for (int j = 0; j < kernels->len; j++)
+  for (int j = 0; j < kernels->len; j++) {
     ok &= check_unrewritten(u, kernels->items[j], &done, opt->external_launches);
+    bound_block_threads(u, kernels->items[j], &done, el);
+  }
   vec_free(&done);
   return ok;
 }

@@ -224,6 +224,11 @@ struct Node {
   int nkid;
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
+  /* The __cudaPushCallConfiguration call of a launch: its block's thread
+   * count if clang can evaluate it (0: unknown), and the dim3 variable it
+   * came from (its value holds only if nothing else writes it). */
+  long block_threads;
+  Sym *block_var;
   bool arrow;          /* N_MEMBER: `->` */
   bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */
   bool has_var_init;   /* N_VAR with an initializer (its last child) */

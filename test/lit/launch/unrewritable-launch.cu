@@ -5,6 +5,7 @@
 // would run K times too many threads), unless -external-launches says the
 // launches elsewhere are the user's; in block mode it is a warning, since
 // the changed signature stops a stale launch from compiling.
+// RUN: rm -f %t.out
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: not %tfuse -factor 2 -mode thread %t.in.cu -o %t.out 2>&1 | FileCheck %s --check-prefix=TMPL
 // RUN: test ! -e %t.out
