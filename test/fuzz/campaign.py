@@ -355,10 +355,16 @@ def cmd_cpu(a):
         by_digest.setdefault(dg, []).append(job)
     uniq = [jobs_[0] for jobs_ in by_digest.values()]
     if compile_jobs:
-        print("campaign: %d files to compile with nvcc (%d distinct), about %.0f s at 1.6 s each on %d jobs" %
-              (len(compile_jobs), len(uniq), len(uniq) * 1.6 / a.j, a.j), flush=True)
+        print("campaign: %d files to compile with nvcc (%d distinct), about %.0f s at 3 s each on %d jobs" %
+              (len(compile_jobs), len(uniq), len(uniq) * 3.0 / a.j, a.j), flush=True)
+    comp = {}
     with cf.ThreadPoolExecutor(a.j) as ex:
-        comp = dict(zip([j[2] for j in uniq], ex.map(lambda j: nvcc_check(nvcc, j[2]), uniq)))
+        futs = {ex.submit(nvcc_check, nvcc, j[2]): j[2] for j in uniq}
+        for fu in cf.as_completed(futs):
+            comp[futs[fu]] = fu.result()
+            if len(comp) % 200 == 0:
+                print("campaign: %d/%d compiled, %.0f s" % (len(comp), len(uniq), time.time() - t_start),
+                      flush=True)
     for dg, group in by_digest.items():
         ok, msg, dt = comp[group[0][2]]
         for s, tag, path in group:

@@ -144,6 +144,27 @@ chmod +x "$work/test.sh"
 echo "reduce.sh: class $class, flags: ${flags[*]}${kernel:+, kernel $kernel}${reason:+, reason '$reason'}"
 echo "reduce.sh: interestingness test $work/test.sh"
 (cd "$work" && ./test.sh) || { echo "reduce.sh: $prog is not interesting to start with" >&2; exit 1; }
+# First, cheaply: a generated program with one kernel kept alone (its
+# definition and launches), the first such that is still interesting.
+mkdir -p "$work/only"
+python3 - "$here" "$work/prog.cu" "$work/only" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import reduce_mismatch
+text = open(sys.argv[2]).read()
+for name, t in reduce_mismatch.candidates(text):
+    if name.startswith("only-"):
+        open("%s/%s.cu" % (sys.argv[3], name), "w").write(t)
+EOF
+for cand in "$work"/only/only-*.cu; do
+  [ -e "$cand" ] || break
+  mkdir -p "$work/try" && cp "$cand" "$work/try/prog.cu" && cp "$work/test.sh" "$work/try/"
+  if (cd "$work/try" && ./test.sh); then
+    cp "$cand" "$work/prog.cu"
+    echo "reduce.sh: kept $(basename "$cand" .cu) alone"
+    break
+  fi
+done
 (cd "$work" && cvise --n "$(nproc)" --timeout 300 ./test.sh prog.cu)
 out="${prog%.cu}.reduced.cu"
 cp "$work/prog.cu" "$out"
