@@ -12,6 +12,8 @@
 
 static int edit_seq;
 
+void edit_init(void) { edit_seq = 0; }
+
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text) {
   Edit *e = arena_alloc(sizeof *e);
   e->off = off;
