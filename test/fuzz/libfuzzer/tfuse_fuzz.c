@@ -53,7 +53,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *argv[16];
+  char *argv[24]; /* at most 16 and the NULL */
   int argc = 0;
   argv[argc++] = "tfuse";
   if (size >= 2 && data[0] == 0xFF) {
