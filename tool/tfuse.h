@@ -22,7 +22,7 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 char *buf_take(Buf *b); /* returns data, leaves b empty */
 void buf_free(Buf *b);
 
-/* A pointer vector. */
+/* A pointer vector; its items are in the arena, and vec_free only empties it. */
 typedef struct {
   void **items;
   int len, cap;
@@ -31,7 +31,8 @@ typedef struct {
 void vec_push(Vec *v, void *p);
 void vec_free(Vec *v);
 
-/* All allocations of one run live in one arena and are freed at exit. */
+/* All allocations of one run live in one arena and are freed at its end
+ * (arena_free_all), Vec items included. */
 void *arena_alloc(size_t n); /* zeroed */
 char *arena_strdup(const char *s);
 char *arena_strndup(const char *s, size_t n);
@@ -61,7 +62,8 @@ unsigned source_skip_space(const Source *src, unsigned off);
 /* ===================== tool/diag.c ===================== */
 
 /* Diagnostics print `file:line:col: error: message`, the source line and a
- * caret, cproc/chibicc style.  error_count() decides the exit status. */
+ * caret, cproc/chibicc style.  error_count() decides the exit status.
+ * diag_init starts a run: no errors, no trial, locations in src. */
 void diag_init(const Source *src);
 void error_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verror_at(unsigned off, const char *fmt, va_list ap);
@@ -91,6 +93,8 @@ typedef struct {
   Vec edits;
 } EditList;
 
+/* Starts a run: insertion order counts from zero again. */
+void edit_init(void);
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text);
 void edit_insert(EditList *el, unsigned off, const char *text);
 /* Applies all edits to src; returns NULL (after an error) on overlap. */
@@ -403,6 +407,12 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
  * NAME__tf_orig, inserted before the coarsened one. */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el);
 const char *original_name(const Kernel *k);
+
+/* ===================== tool/main.c ===================== */
+
+/* One whole run of tfuse (what main does); returns the exit status.  Leaves
+ * no state behind, so it may be called again in the same process. */
+int tfuse_main(int argc, char **argv);
 
 /* ===================== tool/prelude.c ===================== */
 
