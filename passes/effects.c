@@ -293,28 +293,39 @@ static void pts_of(Node *n, PointsTo *out) {
   }
 }
 
+/* A store into what `p` says: writes of those variables; frees p. */
+static void add_pointee_writes(Effects *e, PointsTo *p) {
+  for (int i = 0; i < p->syms.len; i++)
+    effects_add_write(e, p->syms.items[i]);
+  e->memory |= p->memory;
+  e->unknown |= p->unknown;
+  vec_free(&p->syms);
+}
+
+/* Adds what `from` writes and calls to `into`. */
+static void effects_merge(Effects *into, const Effects *from) {
+  for (int i = 0; i < from->writes.len; i++)
+    effects_add_write(into, from->writes.items[i]);
+  into->memory |= from->memory;
+  into->unknown |= from->unknown;
+  into->calls |= from->calls;
+  into->allocates |= from->allocates;
+}
+
 /* Adds the writes of a store into the lvalue `lv`. */
 static void store_to(Node *lv, Effects *e) {
   PointsTo p = {0};
   bool this_obj = false;
   lvalue_objects(lv, &p, &this_obj);
-  for (int i = 0; i < p.syms.len; i++)
-    effects_add_write(e, p.syms.items[i]);
-  e->memory |= p.memory;
-  e->unknown |= p.unknown;
+  add_pointee_writes(e, &p);
   e->this_obj |= this_obj;
-  vec_free(&p.syms);
 }
 
 /* Adds the writes of a store through the pointer expression `ptr`. */
 static void store_through(Node *ptr, Effects *e) {
   PointsTo p = {0};
   pts_of(ptr, &p);
-  for (int i = 0; i < p.syms.len; i++)
-    effects_add_write(e, p.syms.items[i]);
-  e->memory |= p.memory;
-  e->unknown |= p.unknown;
-  vec_free(&p.syms);
+  add_pointee_writes(e, &p);
 }
 
 /* ---- calls ---- */
@@ -427,12 +438,9 @@ static void call_effects(Node *call, Effects *e) {
   if (fn->body && fn->in_main_file) {
     Effects s = {0};
     summary_of(fn, &s);
-    for (int i = 0; i < s.writes.len; i++)
-      effects_add_write(e, s.writes.items[i]);
-    e->memory |= s.memory;
-    e->unknown |= s.unknown;
-    e->calls |= s.calls || s.writes.len || s.memory || s.unknown || fn->out_params;
-    e->allocates |= s.allocates;
+    effects_merge(e, &s);
+    e->calls |= s.writes.len || s.memory || s.unknown || fn->out_params;
+    effects_free(&s);
   } else if (fn->in_system_header) {
     if (system_effect_name(fn->name) || fn->out_params || sym_is_cooperative_groups(fn))
       e->calls = true;
@@ -466,12 +474,7 @@ static void summary_of(Sym *fn, Effects *out) {
     out->calls = out->unknown = true; /* recursion: legality refuses it */
     return;
   }
-  for (int i = 0; i < sm->fx.writes.len; i++)
-    effects_add_write(out, sm->fx.writes.items[i]);
-  out->memory |= sm->fx.memory;
-  out->unknown |= sm->fx.unknown;
-  out->calls |= sm->fx.calls;
-  out->allocates |= sm->fx.allocates;
+  effects_merge(out, &sm->fx);
 }
 
 void effects_of(Node *n, Effects *e) {

@@ -142,7 +142,8 @@ def pragma_kernels(text):
 WARN_RE = re.compile(r"^(.*?):(\d+):(\d+): warning: kernel '(\w+)' left unchanged: (.*)$", re.M)
 ERR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)
 COARSENED_RE = re.compile(r"/\* tfuse: coarsened by \d+, [^*]*\*/\s*\n(?:template[^\n]*\n)?"
-                          r"[^\n]*?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(\w+)")
+                          r"[^\n]*?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
+                          r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
 
 
 def normalize_reason(reason):
