@@ -263,7 +263,8 @@ static int cmp_site(const void *a, const void *b) {
 
 /* Text of [b, e) with the sites spliced in (sorts `sites`). */
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites) {
-  qsort(sites->items, (size_t)sites->len, sizeof(void *), cmp_site);
+  if (sites->len)
+    qsort(sites->items, (size_t)sites->len, sizeof(void *), cmp_site);
   Buf out = {0};
   unsigned pos = b;
   for (int i = 0; i < sites->len; i++) {
@@ -375,8 +376,13 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
       f->any_load = true;
     break;
   case N_CALL:
-    if (!node_is_barrier(n) && (!n->sym || !n->sym->in_system_header || !sym_is_pure_function(n->sym)))
-      f->effects = true;
+    /* A helper's body may load through its arguments. */
+    if (n->sym && n->sym->body) {
+      f->any_load = true;
+      for (int i = 0; i < n->nkid; i++)
+        if (n->kid[i]->varying)
+          f->unsafe_load = true;
+    }
     break;
   case N_FOR:
   case N_WHILE:
@@ -386,21 +392,25 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
   default:
     break;
   }
-  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
-    Sym *t = node_store_target(n->kid[0]);
-    if (!t)
-      f->effects = true;
-    else
-      vec_push(&f->written, t);
-  }
   for (int i = 0; i < n->nkid; i++)
     facts_rec(F, n->kid[i], f);
 }
 
+/* Loads and loops from the tree; writes and effects from effects.c. */
 static Facts facts_of(Fuse *F, Node *n) {
   Facts f = {0};
-  if (n)
-    facts_rec(F, n, &f);
+  if (!n)
+    return f;
+  facts_rec(F, n, &f);
+  Effects e = {0};
+  effects_of(n, &e);
+  f.effects = effects_beyond_locals(&e);
+  for (int i = 0; i < e.writes.len; i++) {
+    Sym *s = e.writes.items[i];
+    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)
+      vec_push(&f.written, s);
+  }
+  effects_free(&e);
   return f;
 }
 
@@ -427,7 +437,12 @@ static bool write_is_confined(Fuse *F, const Sym *s, const Ctx *ctx) {
     if (p->begin <= s->decl_off && s->decl_off < p->end)
       break;
   }
-  return !refs_outside(F->k->fn->sym->body, s, stmt->begin, stmt->end);
+  /* Every use in one branch: a copy that skipped the branch never reads
+   * what it wrote there (not `t = 1` in the then-branch read by the else). */
+  Node *body = F->k->fn->sym->body;
+  if (stmt->then && !refs_outside(body, s, stmt->then->begin, stmt_end(F->src, stmt->then)))
+    return true;
+  return stmt->els && !refs_outside(body, s, stmt->els->begin, stmt_end(F->src, stmt->els));
 }
 
 static bool facts_need_guard(Fuse *F, const Facts *f, const Ctx *ctx) {
@@ -596,8 +611,9 @@ static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
 /* Wraps the initializer of `var` for copy r (r < 0: the once-emitted
  * uniform declarator) in a guard when an inactive copy could reach memory. */
 static void guard_declarator(Fuse *F, Node *var, int r, const Ctx *ctx, Vec *extra) {
+  /* The variable itself is not among the writes (effects.c counts stores,
+   * not definitions); what its initializer writes is (`int a = c++;`). */
   Facts f = facts_of(F, var_init(var));
-  f.written.len = 0; /* a declaration writes only itself */
   if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
     guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), extra);
 }
@@ -677,17 +693,6 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
 
 /* ---- statements ---- */
 
-static bool is_idempotent_store(Node *s) {
-  Node *n = node_strip(s);
-  if (n->kind != N_ASSIGN || n->op != OP_ASSIGN)
-    return false;
-  if (node_store_target(n->kid[0]))
-    return false;
-  Facts f = {0};
-  facts_rec(NULL, n->kid[1], &f);
-  return !f.effects && !contains_kind(n->kid[1], N_ASSIGN);
-}
-
 /* ---- a varying if/else that assigns one place: a select ---- */
 
 static Node *single_stmt(Node *n) {
@@ -756,7 +761,9 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
  * copy 0, which is live, does. */
 static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx) {
   Node *n = node_strip(s);
-  if (ctx->region || n->kind != N_ASSIGN || n->op != OP_ASSIGN || n->nkid != 2 || n->in_macro)
+  /* Not after a varying return: a returned thread's logical block lives
+   * on, and its other threads read the element this thread leaves as is. */
+  if (ctx->region || ctx->live_active || n->kind != N_ASSIGN || n->op != OP_ASSIGN || n->nkid != 2 || n->in_macro)
     return false;
   Node *lhs = node_strip(n->kid[0]), *base = subscript_base(lhs);
   if (lhs->kind != N_SUBSCRIPT || lhs->promo || !base || base->kind != N_DECL_REF || !base->sym ||
@@ -946,7 +953,7 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
 
   /* An expression statement. */
   Facts f = facts_of(F, s);
-  if (!s->varying && (!f.effects || is_idempotent_store(s))) {
+  if (!stmt_is_per_copy(s)) {
     char *any = (f.any_load || f.effects) ? any_of(F, ctx) : NULL;
     char *text = render(F, s, -1);
     piece(F, indent, any ? arena_printf("if (%s) %s", any, text) : text);

@@ -321,19 +321,179 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   return ok;
 }
 
-bool launch_rewrite(Unit *u, Vec *kernels, bool check, EditList *el) {
+/* Skips a comment or a literal starting at i; returns the offset after it,
+ * or i if none starts there. */
+static size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
+  if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
+    while (i < len && t[i] != '\n')
+      i++;
+    return i;
+  }
+  if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+    i += 2;
+    while (i + 1 < len && !(t[i] == '*' && t[i + 1] == '/'))
+      i++;
+    return i + 2 < len ? i + 2 : len;
+  }
+  if (t[i] == '"' || t[i] == '\'') {
+    char q = t[i++];
+    while (i < len && t[i] != q && t[i] != '\n')
+      i += t[i] == '\\' ? 2 : 1;
+    return i < len ? i + 1 : len;
+  }
+  return i;
+}
+
+/* The text's own word for it: every `NAME<<<` or `NAME<...><<<` of a
+ * coarsened kernel in the file must be a launch that was rewritten.  One
+ * that is not (in a host template whose arguments clang leaves dependent,
+ * in a macro body) would run the coarsened kernel on the original grid,
+ * which in thread mode compiles and runs K times too many threads.  In
+ * thread mode a kernel with no launch in the file is refused for the same
+ * reason; in block mode its signature changes, so a launch elsewhere no
+ * longer compiles, and a warning says so. */
+static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
+  if (k->p.factor <= 1)
+    return true;
+  const char *t = u->src->text, *name = k->sym->name;
+  size_t len = u->src->len, nl = strlen(name);
+  bool ok = true;
+  int launches = 0;
+  for (size_t i = 0; i < len;) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    bool word = (i == 0 || !(isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_')) && i + nl <= len &&
+                !strncmp(t + i, name, nl) && !(i + nl < len && (isalnum((unsigned char)t[i + nl]) || t[i + nl] == '_'));
+    if (!word) {
+      i++;
+      continue;
+    }
+    size_t p = source_skip_space(u->src, (unsigned)(i + nl));
+    if (p < len && t[p] == '<' && !(p + 2 < len && t[p + 1] == '<' && t[p + 2] == '<')) {
+      int depth = 0; /* template arguments */
+      for (; p < len; p++) {
+        if (t[p] == '<')
+          depth++;
+        else if (t[p] == '>' && --depth == 0)
+          break;
+        else if (t[p] == ';' || t[p] == '{')
+          break;
+      }
+      p = source_skip_space(u->src, (unsigned)(p + 1));
+    }
+    if (p + 2 < len && t[p] == '<' && t[p + 1] == '<' && t[p + 2] == '<') {
+      bool rewritten = false;
+      for (int d = 0; d < done->len && !rewritten; d++) {
+        Node *c = done->items[d];
+        rewritten = c->begin <= i && i < c->end;
+      }
+      if (rewritten) {
+        launches++;
+      } else {
+        error_at((unsigned)i, "launch of coarsened kernel '%s' that tfuse cannot rewrite (in a template it "
+                              "cannot resolve, or a macro); it would run on the original grid", name);
+        ok = false;
+      }
+    }
+    i += nl;
+  }
+  if (ok && launches == 0) {
+    if (k->p.mode == MODE_THREAD && !external) {
+      error_at(k->fn->loc, "no launch of '%s' in this file: in thread mode a launch elsewhere would run K "
+                           "times too many threads; coarsen the file that launches it", name);
+      ok = false;
+    } else if (k->p.mode == MODE_THREAD) {
+      warning_at(k->fn->loc, "no launch of '%s' in this file: each launch elsewhere must divide the block's "
+                             "%s extent by %d", name, dim_name(k->p.dim), k->p.factor);
+    } else if (!external) {
+      warning_at(k->fn->loc, "no launch of '%s' in this file: a launch elsewhere must pass the original grid "
+                             "extent first (its signature now begins with 'unsigned int __tf_grid_%s')",
+                 name, dim_name(k->p.dim));
+    }
+  }
+  return ok;
+}
+
+/* The launch's configuration call (__cudaPushCallConfiguration). */
+static Node *launch_config(Node *call) { return call->nkid > 1 ? call->kid[1] : NULL; }
+
+static Node *enclosing_function(Node *n) {
+  while (n && n->kind != N_FUNC)
+    n = n->parent;
+  return n;
+}
+
+/* Whether every use of `var` in `n` is a launch's configuration argument
+ * (copied there, never written). */
+static bool only_read_by_launches(Node *n, Sym *var) {
+  if (n->kind == N_DECL_REF && n->sym == var) {
+    Node *p = n->parent;
+    while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || (p->kind == N_CALL && p->sym && p->sym->is_ctor)))
+      p = p->parent;
+    return p && p->kind == N_CALL && p->spelling && !strcmp(p->spelling, "__cudaPushCallConfiguration");
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (!only_read_by_launches(n->kid[i], var))
+      return false;
+  return true;
+}
+
+/* Block mode multiplies a thread's registers by about K while the block
+ * keeps its size, so a kernel launched with large blocks may no longer fit
+ * the register file ("too many resources requested for launch").  Where
+ * every launch in the file has a block size clang evaluates, the kernel
+ * gets `__launch_bounds__(largest)` (unless it has its own), so ptxas
+ * budgets registers for it (spilling rather than failing).  Blocks of 256
+ * threads or fewer leave ptxas its full budget, so nothing is added. */
+static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
+  if (k->p.mode != MODE_BLOCK || k->p.factor <= 1)
+    return;
+  const char *t = u->src->text;
+  for (unsigned p = k->fn->begin; p + 17 <= k->fn->loc; p++)
+    if (!strncmp(t + p, "__launch_bounds__", 17))
+      return;
+  long most = 0;
+  for (int i = 0; i < done->len; i++) {
+    Node *call = done->items[i];
+    if (call->sym != k->sym)
+      continue;
+    Node *cfg = launch_config(call);
+    if (!cfg || cfg->block_threads <= 0)
+      return;
+    if (cfg->block_var && !only_read_by_launches(enclosing_function(call), cfg->block_var))
+      return; /* its initial value may not be the one launched with */
+    if (cfg->block_threads > most)
+      most = cfg->block_threads;
+  }
+  if (most > 256 && most <= 1024)
+    edit_insert(el, k->fn->loc, arena_printf("__launch_bounds__(%ld) ", most));
+}
+
+bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
+  bool check = opt->check;
   bool ok = true;
   for (int i = 0; i < u->functions.len; i++)
     ok &= check_other_uses(u, u->functions.items[i], kernels);
   if (!ok)
     return false;
+  Vec done = {0}; /* Node*: the launches rewritten */
   for (int i = 0; i < u->launches.len; i++) {
     Node *call = u->launches.items[i];
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (call->sym == k->sym && k->p.factor > 1)
+      if (call->sym == k->sym && k->p.factor > 1) {
         ok &= rewrite_one(u, call, k, check, el);
+        vec_push(&done, call);
+      }
     }
   }
+  for (int j = 0; j < kernels->len; j++) {
+    ok &= check_unrewritten(u, kernels->items[j], &done, opt->external_launches);
+    bound_block_threads(u, kernels->items[j], &done, el);
+  }
+  vec_free(&done);
   return ok;
 }

@@ -83,6 +83,21 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy", fn->name);
     return;
   }
+  if (n->kind == N_CALL && n->sym && n->sym->name && !strncmp(n->sym->name, "__syncthreads_", 14)) {
+    refuse(L, call->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
+           fn->name, n->sym->name);
+    return;
+  }
+  if ((n->kind == N_CALL || n->kind == N_DECL_REF) && sym_is_cooperative_groups(n->sym)) {
+    refuse(L, call->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
+           "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
+    return;
+  }
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying) {
+    refuse(L, call->begin, "'%s' uses __shared__ '%s', which this kernel replicates per logical block; tfuse "
+           "renames only the kernel's own uses (pass the array as an argument)", fn->name, n->sym->name);
+    return;
+  }
   if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body)
     check_callee(L, n, n->sym);
   if (n->kind == N_CALL && n->sym && L->k->p.mode == MODE_THREAD && is_warp_sync_name(n->sym->name))
@@ -109,6 +124,93 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
   L->stack.len--;
 }
 
+static bool contains_exit(const Node *n) {
+  if (n->kind == N_BREAK || n->kind == N_RETURN)
+    return true;
+  if (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO || n->kind == N_SWITCH)
+    return false;
+  for (int i = 0; i < n->nkid; i++)
+    if (contains_exit(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* A read that can see another thread's write while this one runs:
+ * volatile, atomic or cache-bypassing. */
+static bool reads_other_threads(const Legal *L, const Node *n) {
+  if (!n)
+    return false;
+  if (n->kind == N_DECL_REF && n->sym && n->sym->is_volatile)
+    return true;
+  if (n->kind == N_CALL && n->sym && n->sym->name &&
+      (!strncmp(n->sym->name, "atomic", 6) || !strncmp(n->sym->name, "__ld", 4) || strstr(n->sym->name, "load")))
+    return true;
+  if (n->kind == N_CAST) {
+    const char *t = L->u->src->text;
+    for (unsigned i = n->begin; i + 8 <= n->end; i++)
+      if (!strncmp(t + i, "volatile", 8))
+        return true;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (reads_other_threads(L, n->kid[i]))
+      return true;
+  return false;
+}
+
+/* Whether a statement leaves the loop (break/return) under a condition
+ * that reads other threads' writes. */
+static bool exit_waits(const Legal *L, const Node *n) {
+  if (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO || n->kind == N_SWITCH)
+    return false; /* their breaks are their own */
+  if (n->kind == N_IF && reads_other_threads(L, n->cond)) {
+    for (int b = 0; b < 2; b++) {
+      const Node *br = b ? n->els : n->then;
+      if (br && (contains_exit(br)))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (exit_waits(L, n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool loop_waits_on_memory(const Legal *L, const Node *loop) {
+  if (reads_other_threads(L, loop->cond))
+    return true;
+  return loop->body && exit_waits(L, loop->body);
+}
+
+/* Where a replicated shared array's name may appear: indexed, or its
+ * address (`sh`, `&sh[i]`, `sh + i`) given to a call or to a local
+ * pointer.  Each copy's statement then names its own replica (`put(sh_1,
+ * ..)`, `p_1 = &sh_1[i]`), and effects.c follows the local pointer.  Stored
+ * anywhere else, the address would outlive what tfuse can rename. */
+static bool shared_address_followed(Node *ref) {
+  Node *n = ref, *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || p->kind == N_CAST ||
+               (p->kind == N_BINOP && (p->op == OP_ADD || p->op == OP_SUB)) ||
+               (p->kind == N_UNOP && p->op == OP_ADDR) || (p->kind == N_COND && n != p->kid[0]))) {
+    n = p;
+    p = p->parent;
+  }
+  if (!p)
+    return false;
+  if (p->kind == N_SUBSCRIPT && node_strip(p->kid[0]) == node_strip(n))
+    return true; /* sh[i], and &sh[i] one level up is handled there */
+  if (p->kind == N_SUBSCRIPT || p->kind == N_MEMBER)
+    return true;
+  if (p->kind == N_CALL && !p->is_launch)
+    return true;
+  if (p->kind == N_VAR && p->sym && p->sym->kind == SYM_LOCAL && p->sym->is_pointer)
+    return true;
+  if (p->kind == N_ASSIGN && p->op == OP_ASSIGN && n == p->kid[1]) {
+    Node *l = node_strip(p->kid[0]);
+    return l->kind == N_DECL_REF && l->sym && l->sym->kind == SYM_LOCAL && l->sym->is_pointer;
+  }
+  return false;
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
@@ -127,6 +229,9 @@ static void walk(Legal *L, Node *n) {
                 L->varying_ctl->kind == N_IF ? "condition" : "statement",
                 thread ? "thread index" : "block index");
       }
+    } else if (sym_is_cooperative_groups(n->sym)) {
+      refuse(L, n->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "
+             "collectives read thread and block coordinates that tfuse cannot renumber", n->sym->name);
     } else if (n->sym && n->sym->name && n->sym->in_system_header &&
                !strncmp(n->sym->name, "__syncthreads_", 14)) {
       refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes", n->sym->name);
@@ -163,10 +268,7 @@ static void walk(Legal *L, Node *n) {
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
              "cannot reach; expand the macro by hand", n->sym->name);
     } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && !thread && n->sym->is_array) {
-      Node *p = n->parent;
-      while (p && p->kind == N_UNEXPOSED)
-        p = p->parent;
-      if (!p || p->kind != N_SUBSCRIPT)
+      if (!shared_address_followed(n))
         refuse(L, n->begin,
                "the address of __shared__ '%s' escapes; it must be replicated per logical block and "
                "tfuse cannot follow the pointer", n->sym->name);
@@ -207,6 +309,13 @@ static void walk(Legal *L, Node *n) {
   case N_IF:
   case N_SWITCH:
   case N_WHILE:
+  case N_FOR:
+  case N_DO:
+    if (n->kind != N_IF && n->kind != N_SWITCH && loop_waits_on_memory(L, n))
+      refuse(L, n->begin, "a loop that waits on memory other threads write (a spin-wait): merged into one thread, "
+                          "a copy may wait for one that runs after it");
+    if (n->kind == N_FOR || n->kind == N_DO)
+      break;
     if (n->has_init_stmt || (n->cond && n->cond->kind == N_VAR) ||
         (n->cond && n->cond->kind == N_DECL_STMT))
       refuse(L, n->begin, "a declaration in a condition is not supported; declare the variable before");

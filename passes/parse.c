@@ -214,6 +214,15 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     }
     s->is_global_fn = a.global;
     s->is_device_fn = a.device;
+    s->is_ctor = k == CXCursor_Constructor;
+    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
+    bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
+                    pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;
+    if (k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction || k == CXCursor_Destructor ||
+        (k == CXCursor_FunctionTemplate && in_class)) {
+      s->is_method = !clang_CXXMethod_isStatic(decl);
+      s->is_const_method = clang_CXXMethod_isConst(decl);
+    }
     /* Attributes may sit on a later redeclaration (the definition). */
     CXCursor def = clang_getCursorDefinition(decl);
     if (!clang_Cursor_isNull(def)) {
@@ -281,6 +290,8 @@ static NodeKind map_kind(enum CXCursorKind k) {
   case CXCursor_CXXNullPtrLiteralExpr: return N_LITERAL;
   case CXCursor_InitListExpr: return N_INIT_LIST;
   case CXCursor_LambdaExpr: return N_LAMBDA;
+  case CXCursor_CXXNewExpr:
+  case CXCursor_CXXDeleteExpr: return N_NEW;
   case CXCursor_TypeRef:
   case CXCursor_TemplateRef:
   case CXCursor_NamespaceRef: return N_TYPE_REF;
@@ -388,7 +399,10 @@ unsigned text_match(const Source *src, unsigned open, unsigned limit) {
 }
 
 unsigned stmt_end(const Source *src, const Node *n) {
-  if (n->end > n->begin && (src->text[n->end - 1] == ';' || src->text[n->end - 1] == '}'))
+  /* A braced body or declaration ends at its `}`; an expression statement
+   * ending in a braced temporary (`r = Rec{a, b};`) still has its `;`. */
+  bool expr = !(n->kind >= N_FUNC && n->kind <= N_ATTRIBUTED);
+  if (n->end > n->begin && (src->text[n->end - 1] == ';' || (src->text[n->end - 1] == '}' && !expr)))
     return n->end;
   unsigned p = source_skip_space(src, n->end);
   return p < src->len && src->text[p] == ';' ? p + 1 : n->end;
@@ -464,6 +478,88 @@ static void fill_control_parts(const Source *src, Node *n) {
     n->has_init_stmt = true;
   if (n->kind == N_IF)
     n->body = n->then;
+}
+
+/* An integer constant expression's value, or -1. */
+static long eval_int(CXCursor c) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  long v = -1;
+  if (r) {
+    if (clang_EvalResult_getKind(r) == CXEval_Int)
+      v = (long)clang_EvalResult_getAsLongLong(r);
+    clang_EvalResult_dispose(r);
+  }
+  return v;
+}
+
+typedef struct {
+  CXCursor kids[4];
+  int n;
+} Kids;
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  Kids *k = data;
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  if (ck == CXCursor_TypeRef || ck == CXCursor_TemplateRef || ck == CXCursor_NamespaceRef)
+    return CXChildVisit_Continue;
+  if (k->n < 4)
+    k->kids[k->n] = c;
+  k->n++;
+  return CXChildVisit_Continue;
+}
+
+/* The number of threads a launch's block argument makes: an integer
+ * constant, dim3(a, b, c) of constants, or a dim3 variable initialised so
+ * (*var says which: launch.c checks nothing else writes it).  0: unknown. */
+static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
+  if (depth > 8)
+    return 0;
+  long v = eval_int(c);
+  if (v > 0)
+    return v;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || *var)
+      return 0;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+    if (clang_Cursor_isNull(init))
+      return 0;
+    *var = sym_for(u, d);
+    return block_threads_of(u, init, var, depth + 1);
+  }
+  Kids kids = {0};
+  clang_visitChildren(c, kids_visit, &kids);
+  if (k == CXCursor_CallExpr && kids.n >= 1 && kids.n <= 3) {
+    /* dim3(x[, y[, z]]): a constructor call; its arguments multiply. */
+    CXCursor ref = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(ref) != CXCursor_Constructor)
+      return 0;
+    if (kids.n == 1) {
+      long one = eval_int(kids.kids[0]);
+      if (one > 0)
+        return one;
+      return block_threads_of(u, kids.kids[0], var, depth + 1); /* a copy */
+    }
+    long t = 1;
+    for (int i = 0; i < kids.n; i++) {
+      long a = eval_int(kids.kids[i]);
+      if (a <= 0 && i > 0 && clang_getCursorKind(kids.kids[i]) == CXCursor_UnexposedExpr) {
+        Kids inner = {0};
+        clang_visitChildren(kids.kids[i], kids_visit, &inner);
+        if (inner.n == 0)
+          a = 1; /* a default argument: dim3's are 1 */
+      }
+      if (a <= 0)
+        return 0;
+      t *= a;
+    }
+    return t;
+  }
+  if ((k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CallExpr) && kids.n == 1)
+    return block_threads_of(u, kids.kids[0], var, depth + 1);
+  return 0;
 }
 
 static Node *build(Unit *u, CXCursor c, Node *parent) {
@@ -598,6 +694,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   }
   fill_control_parts(u->src, n);
 
+  if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
+      clang_Cursor_getNumArguments(c) >= 2)
+    n->block_threads = block_threads_of(u, clang_Cursor_getArgument(c, 1), &n->block_var, 0);
   if (n->kind == N_CALL) {
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
@@ -775,6 +874,13 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   vec_push(&args, "-Wno-unknown-cuda-version");
   vec_push(&args, "-Wno-unknown-pragmas");
   vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
+  /* CUDA 13 keeps CCCL (cuda/std, cub, thrust) under include/cccl, which
+   * nvcc searches implicitly; cooperative_groups.h includes from it. */
+  const char *cccl = arena_printf("%s/include/cccl", opt->cuda_path);
+  if (access(cccl, R_OK) == 0) {
+    vec_push(&args, "-isystem");
+    vec_push(&args, (char *)cccl);
+  }
   if (opt->compdb_dir && !compdb_load_args(opt, &args)) {
     vec_free(&args);
     return false;

@@ -44,6 +44,7 @@ typedef struct {
   int ret_bump; /* 1 once a varying return has been passed */
   LoopFrame loops[256];
   int nloops;
+  Vec shared; /* Sym*: every __shared__ variable the kernel and its helpers name */
 } UA;
 
 static int eff_depth(UA *ua) { return ua->depth + ua->ret_bump; }
@@ -176,7 +177,7 @@ static bool body_is_pure(const Node *n, int depth) {
     return false;
   if (n->kind == N_CALL && (!n->sym || n->sym->kind != SYM_FUNC))
     return false;
-  if (n->kind == N_ASM)
+  if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
     return false;
   for (int i = 0; i < n->nkid; i++)
     if (!body_is_pure(n->kid[i], depth))
@@ -186,6 +187,10 @@ static bool body_is_pure(const Node *n, int depth) {
 
 static bool pure_rec(const Sym *fn, int depth) {
   if (!fn || fn->kind != SYM_FUNC || depth > 32)
+    return false;
+  /* A non-const method writes its object; cooperative groups' queries
+   * read the thread's coordinates. */
+  if ((fn->is_method && !fn->is_const_method) || sym_is_cooperative_groups(fn))
     return false;
   if (fn->body && fn->in_main_file)
     return fn->out_params == 0 && body_is_pure(fn->body, depth);
@@ -229,21 +234,39 @@ bool expr_has_load(const Node *n) {
   return false;
 }
 
-/* A write to `s` at the current point; `value_varying` covers the stored
- * value and the index. */
-static void note_write(UA *ua, Node *lhs, bool value_varying) {
-  bool mem;
-  Sym *s = lvalue_root(lhs, &mem);
-  bool control = eff_depth(ua) > 0;
-  if (!s)
+/* In block mode a write that tfuse cannot resolve may reach any shared
+ * variable: each must then be one per logical block. */
+static void unknown_write(UA *ua) {
+  if (ua->k->p.mode != MODE_BLOCK)
     return;
-  if (!mem && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
-    if (value_varying || eff_depth(ua) > s->decl_depth)
-      make_varying(ua, s);
-  } else if (!mem && s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK) {
-    if (value_varying || control)
-      make_varying(ua, s);
+  for (int i = 0; i < ua->shared.len; i++)
+    make_varying(ua, ua->shared.items[i]);
+}
+
+/* Writes at the current point (effects.c resolved their targets);
+ * `value_varying`: the stored value, the index, or the call differs
+ * between the copies (or is made once per copy). */
+static void note_writes(UA *ua, Effects *e, bool value_varying) {
+  bool control = eff_depth(ua) > 0;
+  for (int i = 0; i < e->writes.len; i++) {
+    Sym *s = e->writes.items[i];
+    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM) {
+      if (value_varying || eff_depth(ua) > s->decl_depth)
+        make_varying(ua, s);
+    } else if (s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK) {
+      if (value_varying || control)
+        make_varying(ua, s);
+    }
   }
+  if (e->unknown && (value_varying || control))
+    unknown_write(ua);
+}
+
+static void note_store(UA *ua, Node *lhs, bool value_varying) {
+  Effects e = {0};
+  effects_of_store(lhs, &e);
+  note_writes(ua, &e, value_varying);
+  effects_free(&e);
 }
 
 static bool visit(UA *ua, Node *n);
@@ -253,29 +276,20 @@ bool call_is_construct(const Node *call) {
   return !call->sym && (call->nkid == 0 || call->kid[0]->kind == N_TYPE_REF);
 }
 
-/* Locals written inside a statement that is emitted once per copy are
- * written once per copy: they must have a copy each (`in[j++]`). */
+/* Whatever a statement emitted once per copy writes, it writes once per
+ * copy: locals must have a copy each (`in[j++]`), and in block mode a
+ * shared variable one per logical block (`atomicAdd(&sh[b], 1)`). */
 static void writes_per_copy(UA *ua, Node *n) {
-  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
-    Sym *t = node_store_target(n->kid[0]);
-    if (t)
-      make_varying(ua, t);
+  Effects e = {0};
+  effects_of(n, &e);
+  for (int i = 0; i < e.writes.len; i++) {
+    Sym *s = e.writes.items[i];
+    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || (s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK))
+      make_varying(ua, s);
   }
-  for (int i = 0; i < n->nkid; i++)
-    writes_per_copy(ua, n->kid[i]);
-}
-
-static bool has_per_copy_effect(const Node *n) {
-  if (n->kind == N_CALL && !node_is_barrier(n) && !(n->sym ? sym_is_pure_function(n->sym) : call_is_construct(n)))
-    return true;
-  if (n->kind == N_ASSIGN && n->op != OP_ASSIGN && !node_store_target(n->kid[0]))
-    return true;
-  if (node_is_incdec(n) && !node_store_target(n->kid[0]))
-    return true;
-  for (int i = 0; i < n->nkid; i++)
-    if (has_per_copy_effect(n->kid[i]))
-      return true;
-  return false;
+  if (e.unknown)
+    unknown_write(ua);
+  effects_free(&e);
 }
 
 static bool is_stmt_kind(NodeKind k) {
@@ -301,7 +315,7 @@ static void settle_statement(UA *ua, Node *s) {
   }
   if (is_stmt_kind(s->kind))
     return;
-  if (s->varying || has_per_copy_effect(s))
+  if (stmt_is_per_copy(s))
     writes_per_copy(ua, s);
 }
 
@@ -356,6 +370,11 @@ static bool visit_loop(UA *ua, Node *n) {
   bool hdr_load = expr_has_load(n->cond) || expr_has_load(n->inc);
   if (hdr_load && eff_depth(ua) > 0)
     set_loop_varying(ua, n);
+  /* A header emitted once would make its effects once, not once per copy
+   * (`j++, atomicAdd(t, 1)`): such a loop is emitted per copy. */
+  if ((n->cond && node_effects_beyond_locals(n->cond)) || (n->inc && node_effects_beyond_locals(n->inc)) ||
+      (n->init && n->init->kind != N_DECL_STMT && node_effects_beyond_locals(n->init)))
+    set_loop_varying(ua, n);
   int saved = ua->depth;
   push_loop(ua, n, false);
   if (n->loop_varying)
@@ -364,8 +383,9 @@ static bool visit_loop(UA *ua, Node *n) {
   if (n->init)
     v |= visit(ua, n->init);
   bool cv = n->cond ? visit(ua, n->cond) : false;
-  if (n->inc)
-    v |= visit(ua, n->inc);
+  /* A header emitted once cannot hold a varying write (`j++, acc += v`). */
+  if (n->inc && visit(ua, n->inc))
+    set_loop_varying(ua, n);
   if (cv)
     set_loop_varying(ua, n);
   if (n->body) {
@@ -404,8 +424,10 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_IF: {
     bool cv = n->cond ? visit(ua, n->cond) : false;
-    if (cv || (expr_has_load(n->cond) && eff_depth(ua) > 0))
+    if (cv || (expr_has_load(n->cond) && eff_depth(ua) > 0) || (n->cond && node_effects_beyond_locals(n->cond)))
       set_loop_varying(ua, n);
+    if (n->loop_varying && n->cond)
+      writes_per_copy(ua, n->cond); /* each copy evaluates its own condition */
     int saved = ua->depth;
     if (n->loop_varying)
       ua->depth++;
@@ -428,7 +450,7 @@ static bool visit(UA *ua, Node *n) {
     break;
   case N_SWITCH: {
     bool cv = n->cond ? visit(ua, n->cond) : false;
-    if (cv)
+    if (cv || (n->cond && node_effects_beyond_locals(n->cond)))
       set_loop_varying(ua, n);
     int saved = ua->depth;
     push_loop(ua, n, true);
@@ -464,7 +486,7 @@ static bool visit(UA *ua, Node *n) {
   case N_ASSIGN: {
     bool rv = visit(ua, n->kid[1]);
     bool lv = visit(ua, n->kid[0]);
-    note_write(ua, n->kid[0], rv || lv);
+    note_store(ua, n->kid[0], rv || lv);
     bool mem;
     Sym *s = lvalue_root(n->kid[0], &mem);
     v = rv || lv || (s && s->varying);
@@ -473,7 +495,7 @@ static bool visit(UA *ua, Node *n) {
   case N_UNOP: {
     bool ov = visit_kids(ua, n);
     if (n->op >= OP_POST_INC && n->op <= OP_PRE_DEC) {
-      note_write(ua, n->kid[0], ov);
+      note_store(ua, n->kid[0], ov);
     } else if (n->op == OP_ADDR) {
       /* An address taken may be written through later: be conservative. */
       bool mem;
@@ -495,21 +517,23 @@ static bool visit(UA *ua, Node *n) {
       pure = true; /* uniform: legality keeps it in uniform control */
     if (!pure)
       v = true;
-    /* Locals passed where the callee may write them. */
-    int first = call_first_arg(n);
-    for (int i = first; i < n->nkid; i++) {
-      Node *s = node_strip(n->kid[i]);
-      int argi = i - first;
-      /* Through a pointer parameter the callee writes memory, not the
-       * pointer variable; `&x` and arrays are handled where they appear. */
-      if (fn && argi < 32 && (fn->ref_params >> argi & 1) && s->kind == N_DECL_REF && s->sym &&
-          (s->sym->kind == SYM_LOCAL || s->sym->kind == SYM_PARAM)) {
-        s->sym->addr_taken = true;
-        make_varying(ua, s->sym);
-      }
+    /* What the call writes: its object, what its pointer and reference
+     * arguments reach, what its body writes. */
+    Effects e = {0};
+    effects_of_call(n, &e);
+    note_writes(ua, &e, v);
+    for (int i = 0; i < e.writes.len; i++) {
+      Sym *w = e.writes.items[i];
+      if (w->kind == SYM_LOCAL || w->kind == SYM_PARAM)
+        w->addr_taken = true; /* written where fuse cannot see the store */
     }
+    effects_free(&e);
     break;
   }
+  case N_NEW:
+    visit_kids(ua, n);
+    v = true; /* each copy allocates its own */
+    break;
   case N_DECL_REF: {
     Sym *s = n->sym;
     if (s && s->kind == SYM_BUILTIN) {
@@ -552,9 +576,25 @@ static void reset_syms(Node *n) {
     reset_syms(n->kid[i]);
 }
 
+static void collect_shared(UA *ua, Node *n, int depth) {
+  if (n->sym && n->sym->kind == SYM_SHARED) {
+    bool seen = false;
+    for (int i = 0; i < ua->shared.len && !seen; i++)
+      seen = ua->shared.items[i] == n->sym;
+    if (!seen)
+      vec_push(&ua->shared, n->sym);
+  }
+  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
+    collect_shared(ua, n->sym->body, depth + 1);
+  for (int i = 0; i < n->nkid; i++)
+    collect_shared(ua, n->kid[i], depth);
+}
+
 void uniform_analyze(Unit *u, Kernel *k) {
   UA ua = {.u = u, .k = k};
   reset_syms(k->fn);
+  effects_prepare(u, k);
+  collect_shared(&ua, k->fn, 0);
   Node *body = k->fn->sym->body;
   /* Parameters are uniform: every copy receives the same arguments. */
   int rounds = 0;
@@ -566,4 +606,5 @@ void uniform_analyze(Unit *u, Kernel *k) {
     visit(&ua, body);
   } while (ua.changed && ++rounds < 100);
   k->has_vreturn = body->has_vreturn;
+  vec_free(&ua.shared);
 }

@@ -7,24 +7,32 @@
 # Safe to re-run: it installs only what is missing (no apt, no network, when
 # nothing is) and rebuilds only what changed.
 #
-# usage: bash scripts/setup.sh [--deps-only | --configure-only | --no-demo]
+# usage: bash scripts/setup.sh [--deps-only | --configure-only | --no-demo] [--sanitizers]
 #   --deps-only       step 1 only (what .ci/run uses)
 #   --configure-only  steps 1 and 2 (what scripts/test.sh uses)
 #   --no-demo         steps 1 to 3
+#   --sanitizers      step 1 also installs what the optional sanitized and
+#                     fuzzing builds need (compiler-rt's sanitizer and
+#                     libFuzzer runtimes, llvm-symbolizer); what
+#                     scripts/fuzz-frontend.sh and scripts/test.sh --sanitize
+#                     use with --deps-only
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build"
 llvm=/usr/lib/llvm-22
 last_step=4
-case "${1:-}" in
-  "") ;;
-  --deps-only) last_step=1 ;;
-  --configure-only) last_step=2 ;;
-  --no-demo) last_step=3 ;;
-  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-  *) echo "setup: unknown option '$1' (try --help)" >&2; exit 2 ;;
-esac
+sanitizers=0
+for arg in "$@"; do
+  case "$arg" in
+    --deps-only) last_step=1 ;;
+    --configure-only) last_step=2 ;;
+    --no-demo) last_step=3 ;;
+    --sanitizers) sanitizers=1 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
 
 say() { printf '==> setup: %s\n' "$*"; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -56,12 +64,19 @@ need_pkg() {  # need_pkg PACKAGE FILE...: PACKAGE is missing if a FILE is
 need_pkg clang-22 "$llvm/bin/clang"
 need_pkg libclang-22-dev "$llvm/lib/libclang.so" "$llvm/include/clang-c/Index.h"
 need_pkg llvm-22-tools "$llvm/bin/FileCheck" "$llvm/bin/not" "$llvm/bin/count" "$llvm/bin/lit"
+if [ "$sanitizers" -eq 1 ]; then
+  rt="$llvm/lib/clang/22/lib/linux"
+  need_pkg libclang-rt-22-dev "$rt/libclang_rt.asan-x86_64.a" "$rt/libclang_rt.ubsan_standalone-x86_64.a" \
+    "$rt/libclang_rt.fuzzer-x86_64.a"
+  need_pkg llvm-22 "$llvm/bin/llvm-symbolizer"
+fi
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
 command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  say "dependencies: all present (libclang 22, FileCheck/not/lit, cmake, ninja, cc)"
+  say "dependencies: all present (libclang 22, FileCheck/not/lit, cmake, ninja, cc$(
+    [ "$sanitizers" -eq 0 ] || echo ", sanitizer runtimes, llvm-symbolizer"))"
 else
   command -v apt-get >/dev/null 2>&1 ||
     die "missing ${missing[*]}, and there is no apt-get to install them with"

@@ -13,7 +13,14 @@ static int trial_errors;
 static char *trial_msg;
 static unsigned trial_off;
 
-void diag_init(const Source *src) { diag_src = src; }
+void diag_init(const Source *src) {
+  diag_src = src;
+  nerrors = 0;
+  in_trial = false;
+  trial_errors = 0;
+  trial_msg = NULL;
+  trial_off = 0;
+}
 
 static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap) {
   int line, col;

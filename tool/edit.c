@@ -12,6 +12,8 @@
 
 static int edit_seq;
 
+void edit_init(void) { edit_seq = 0; }
+
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text) {
   Edit *e = arena_alloc(sizeof *e);
   e->off = off;
@@ -36,7 +38,8 @@ static int cmp_edit(const void *a, const void *b) {
 }
 
 char *edit_apply(EditList *el, const Source *src, size_t *out_len) {
-  qsort(el->edits.items, (size_t)el->edits.len, sizeof(void *), cmp_edit);
+  if (el->edits.len > 1) /* with none, items is NULL, which qsort must not get */
+    qsort(el->edits.items, (size_t)el->edits.len, sizeof(void *), cmp_edit);
   Buf out = {0};
   unsigned pos = 0;
   for (int i = 0; i < el->edits.len; i++) {

@@ -1,5 +1,8 @@
 /* tfuse driver: options, parse, choose kernels, analyse, rewrite, emit.
- * Reads top to bottom; each step is one pass in passes/ (see tfuse.h). */
+ * Reads top to bottom; each step is one pass in passes/ (see tfuse.h).
+ * tfuse_main is one whole run and leaves no state behind (all memory is in
+ * the arena, diagnostics and edits start afresh), so the fuzzer
+ * (test/fuzz/libfuzzer) can call it many times in one process. */
 #include "tfuse.h"
 
 #include <stdio.h>
@@ -22,21 +25,24 @@ static bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el)
   return fuse_kernel(u, k, el);
 }
 
-int main(int argc, char **argv) {
+int tfuse_main(int argc, char **argv) {
   Options opt = {0};
-  bool done;
-  int status = options_parse(&opt, argc, argv, &done);
-  if (status || done)
-    return status;
-
   Source src = {0};
   Unit unit = {0};
   Vec kernels = {0};
   EditList edits = {0};
   int rc = 1;
+  diag_init(&src);
+  edit_init();
+
+  bool done;
+  int status = options_parse(&opt, argc, argv, &done);
+  if (status || done) {
+    rc = status;
+    goto out;
+  }
   if (!source_load(&src, opt.input))
     goto out;
-  diag_init(&src);
 
   if (!parse_unit(&unit, &src, &opt))
     goto out;
@@ -90,7 +96,7 @@ int main(int argc, char **argv) {
   }
   if (error_count())
     goto out;
-  if (!launch_rewrite(&unit, &done_kernels, opt.check, &edits))
+  if (!launch_rewrite(&unit, &done_kernels, &opt, &edits))
     goto out;
   if (done_kernels.len > 0)
     edit_insert(&edits, 0,
@@ -114,3 +120,7 @@ out:
   arena_free_all();
   return rc;
 }
+
+#ifndef TFUSE_NO_MAIN /* the fuzzer has its own main */
+int main(int argc, char **argv) { return tfuse_main(argc, argv); }
+#endif

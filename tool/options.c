@@ -26,6 +26,8 @@ static const char usage_text[] =
     "  -no-promote            do not promote shared-memory re-reads to registers\n"
     "  -report                print a remark for each promotion decision\n"
     "  -skip-unsafe           leave kernels that cannot be coarsened unchanged, with a warning\n"
+    "  -external-launches     a thread-mode kernel may be launched outside this file (its\n"
+    "                         launches there must divide the block by K themselves)\n"
     "  -check                 also emit each original kernel (as NAME__tf_orig) and route\n"
     "                         launches through the check runtime: with TFUSE_CHECK=1 each\n"
     "                         launch runs both and compares (link runtime/src/check.cpp, -lcuda)\n"
@@ -183,6 +185,8 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       opt->report = true;
     } else if (FLAG("skip-unsafe")) {
       opt->skip_unsafe = true;
+    } else if (FLAG("external-launches")) {
+      opt->external_launches = true;
     } else if (FLAG("check")) {
       opt->check = true;
     } else if (FLAG("dump-after")) {

@@ -22,7 +22,7 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 char *buf_take(Buf *b); /* returns data, leaves b empty */
 void buf_free(Buf *b);
 
-/* A pointer vector. */
+/* A pointer vector; its items are in the arena, and vec_free only empties it. */
 typedef struct {
   void **items;
   int len, cap;
@@ -31,7 +31,8 @@ typedef struct {
 void vec_push(Vec *v, void *p);
 void vec_free(Vec *v);
 
-/* All allocations of one run live in one arena and are freed at exit. */
+/* All allocations of one run live in one arena and are freed at its end
+ * (arena_free_all), Vec items included. */
 void *arena_alloc(size_t n); /* zeroed */
 char *arena_strdup(const char *s);
 char *arena_strndup(const char *s, size_t n);
@@ -61,7 +62,8 @@ unsigned source_skip_space(const Source *src, unsigned off);
 /* ===================== tool/diag.c ===================== */
 
 /* Diagnostics print `file:line:col: error: message`, the source line and a
- * caret, cproc/chibicc style.  error_count() decides the exit status. */
+ * caret, cproc/chibicc style.  error_count() decides the exit status.
+ * diag_init starts a run: no errors, no trial, locations in src. */
 void diag_init(const Source *src);
 void error_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verror_at(unsigned off, const char *fmt, va_list ap);
@@ -91,6 +93,8 @@ typedef struct {
   Vec edits;
 } EditList;
 
+/* Starts a run: insertion order counts from zero again. */
+void edit_init(void);
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text);
 void edit_insert(EditList *el, unsigned off, const char *text);
 /* Applies all edits to src; returns NULL (after an error) on overlap. */
@@ -122,6 +126,7 @@ typedef struct {
   bool promote;
   bool report;
   bool skip_unsafe;
+  bool external_launches; /* -external-launches: no launch in the file is not an error */
   bool check;             /* -check: keep the originals, checked launches */
   const char *dump_after; /* pass name or NULL */
   Params cli;             /* from the command line; overrides pragmas */
@@ -188,6 +193,9 @@ struct Sym {
   char *elem_type;   /* arrays: the element type as spelled */
   bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
   bool is_global_fn, is_device_fn;
+  bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
+  bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
+  bool is_ctor;         /* SYM_FUNC: a constructor */
   Node *body;       /* SYM_FUNC: definition body if seen */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
@@ -199,6 +207,8 @@ struct Sym {
   int decl_depth;   /* uniform.c: varying-control depth at the declaration */
   int region;       /* fuse.c: predicate region at the declaration */
   char **copy_names; /* fuse.c: per-copy names */
+  struct PointsTo *pts; /* effects.c: what a pointer local may point into */
+  void *fx_summary;     /* effects.c: what a function's body writes */
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
 };
@@ -218,6 +228,11 @@ struct Node {
   int nkid;
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
+  /* The __cudaPushCallConfiguration call of a launch: its block's thread
+   * count if clang can evaluate it (0: unknown), and the dim3 variable it
+   * came from (its value holds only if nothing else writes it). */
+  long block_threads;
+  Sym *block_var;
   bool arrow;          /* N_MEMBER: `->` */
   bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */
   bool has_var_init;   /* N_VAR with an initializer (its last child) */
@@ -321,6 +336,39 @@ Node *var_init(Node *var);
 /* Whether `arg` is passed to `call` by non-const reference. */
 bool call_passes_by_ref(const Node *call, const Node *arg);
 
+/* ===================== passes/effects.c ===================== */
+
+/* What evaluating a piece of code may write (see effects.c). */
+typedef struct {
+  Vec writes;     /* Sym*: variables it may write (locals, parameters, shared, globals) */
+  bool memory;    /* may write memory no variable names (through pointer arguments) */
+  bool unknown;   /* a write whose target is not resolved: any variable whose address is taken */
+  bool this_obj;  /* writes the implicit object (inside a method) */
+  bool calls;     /* calls something with an effect of its own (atomics, printf, helpers that write) */
+  bool allocates; /* new, delete */
+} Effects;
+
+/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k. */
+void effects_prepare(Unit *u, Kernel *k);
+/* Adds to e everything evaluating n may write. */
+void effects_of(Node *n, Effects *e);
+void effects_free(Effects *e);
+/* Only the store into lvalue lv, or only the call itself (not its operands). */
+void effects_of_store(Node *lv, Effects *e);
+void effects_of_call(Node *call, Effects *e);
+/* Whether e writes anything but locals and parameters, or calls something with effects. */
+bool effects_beyond_locals(const Effects *e);
+bool effects_none(const Effects *e);
+bool node_effects_beyond_locals(Node *n);
+/* A call's object (for a method or member operator; obj_ptr: through `->`) and its arguments. */
+void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args);
+/* A store to memory that every copy makes identically (emitted once). */
+bool stmt_is_idempotent_store(Node *s);
+/* Whether an expression statement is emitted once per copy: varying, or
+ * with an effect that is not an idempotent store. */
+bool stmt_is_per_copy(Node *s);
+bool sym_is_cooperative_groups(const Sym *s);
+
 /* ===================== passes/legality.c ===================== */
 
 /* Reports located errors for kernels that cannot be coarsened correctly
@@ -354,11 +402,17 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
 /* Rewrites every launch of the coarsened kernels in the file; with
  * `check`, each launch runs the original and the coarsened kernel under
  * the check runtime when TFUSE_CHECK is set. */
-bool launch_rewrite(Unit *u, Vec *kernels, bool check, EditList *el);
+bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
 /* -check: the original kernel (and its prototypes) under the name
  * NAME__tf_orig, inserted before the coarsened one. */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el);
 const char *original_name(const Kernel *k);
+
+/* ===================== tool/main.c ===================== */
+
+/* One whole run of tfuse (what main does); returns the exit status.  Leaves
+ * no state behind, so it may be called again in the same process. */
+int tfuse_main(int argc, char **argv);
 
 /* ===================== tool/prelude.c ===================== */
 

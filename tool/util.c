@@ -55,16 +55,22 @@ void buf_free(Buf *b) {
   b->len = b->cap = 0;
 }
 
+/* Vec items are in the arena, so that vectors kept in the tree (a node's
+ * children, a kernel's arrays) go with the run; a growing vector leaves its
+ * old items behind, at most as much again. */
 void vec_push(Vec *v, void *p) {
   if (v->len == v->cap) {
-    v->cap = v->cap ? v->cap * 2 : 8;
-    v->items = xrealloc(v->items, sizeof(void *) * (size_t)v->cap);
+    int cap = v->cap ? v->cap * 2 : 8;
+    void **items = arena_alloc(sizeof(void *) * (size_t)cap);
+    if (v->len)
+      memcpy(items, v->items, sizeof(void *) * (size_t)v->len);
+    v->items = items;
+    v->cap = cap;
   }
   v->items[v->len++] = p;
 }
 
 void vec_free(Vec *v) {
-  free(v->items);
   v->items = NULL;
   v->len = v->cap = 0;
 }

@@ -142,7 +142,8 @@ def pragma_kernels(text):
 WARN_RE = re.compile(r"^(.*?):(\d+):(\d+): warning: kernel '(\w+)' left unchanged: (.*)$", re.M)
 ERR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)
 COARSENED_RE = re.compile(r"/\* tfuse: coarsened by \d+, [^*]*\*/\s*\n(?:template[^\n]*\n)?"
-                          r"[^\n]*?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(\w+)")
+                          r"[^\n]*?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
+                          r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
 
 
 def normalize_reason(reason):
@@ -215,6 +216,9 @@ def choose_variants(seed, header, how, keep_na):
     return chosen, skipped
 
 
+CORPUS_BASE = 1000000
+
+
 def cmd_cpu(a):
     tfuse = os.path.abspath(a.tfuse)
     if not os.path.isfile(tfuse):
@@ -224,16 +228,33 @@ def cmd_cpu(a):
         sys.exit("campaign.py: no nvcc at %s (use --nvcc PATH or --no-nvcc)" % nvcc)
     out = os.path.abspath(a.out)
     os.makedirs(out, exist_ok=True)
-    seeds = parse_seeds(a.seeds)
+    seeds = parse_seeds(a.seeds) if a.seeds else []
     t_start = time.time()
     overrides = gen.parse_set(a.set)
+    # --corpus DIR: hand-written programs of the same contract (test/fuzz/regress),
+    # numbered CORPUS_BASE + i in sorted order, so that every later stage treats
+    # them as seeds.
+    corpus = {}
+    if a.corpus:
+        names = sorted(f for f in os.listdir(a.corpus) if f.endswith(".cu"))
+        for i, name in enumerate(names):
+            corpus[CORPUS_BASE + i] = os.path.join(a.corpus, name)
+        seeds = seeds + sorted(corpus)
+    if not seeds:
+        sys.exit("campaign.py: give --seeds, --corpus, or both")
 
     # 1. generate
     progs = {}
     for s in seeds:
         d = os.path.join(out, "progs", "seed-%d" % s)
         os.makedirs(d, exist_ok=True)
-        text = gen.generate(s, a.kernels, a.profile, overrides)
+        if s in corpus:
+            with open(corpus[s]) as f:
+                text = f.read()
+            with open(os.path.join(d, "SOURCE"), "w") as f:
+                f.write(os.path.relpath(corpus[s], ROOT) + "\n")
+        else:
+            text = gen.generate(s, a.kernels, a.profile, overrides)
         path = os.path.join(d, "prog.cu")
         with open(path, "w") as f:
             f.write(text)
@@ -579,7 +600,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("cpu")
-    c.add_argument("--seeds", required=True, help="A-B, or a comma list of seeds and ranges")
+    c.add_argument("--seeds", help="A-B, or a comma list of seeds and ranges")
+    c.add_argument("--corpus", help="a folder of hand-written programs (e.g. test/fuzz/regress) to run as well")
     c.add_argument("--variants", default="all", help="all, or N variants per program")
     c.add_argument("-j", type=int, default=os.cpu_count() or 2)
     c.add_argument("--out", required=True)

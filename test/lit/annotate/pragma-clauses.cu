@@ -4,7 +4,7 @@
 // clauses the defaults apply: factor 2, block mode along x.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse %t.in.cu -o %t.cu
+// RUN: %tfuse -external-launches %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
 

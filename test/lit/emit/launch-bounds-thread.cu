@@ -5,10 +5,10 @@
 // the copies' registers.  Block mode keeps the block, and the bound.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse -factor 4 -mode thread %t.in.cu -o %t.cu
+// RUN: %tfuse -external-launches -factor 4 -mode thread %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
-// RUN: %tfuse -factor 4 -mode block %t.in.cu -o %t.b.cu
+// RUN: %tfuse -external-launches -factor 4 -mode block %t.in.cu -o %t.b.cu
 // RUN: FileCheck --check-prefix=BLOCK %s < %t.b.cu
 // RUN: %nvcc-check %t.b.cu
 

@@ -4,10 +4,10 @@
 // the one shared tile.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse %t.in.cu -o %t.block.cu
+// RUN: %tfuse -external-launches %t.in.cu -o %t.block.cu
 // RUN: FileCheck %s --check-prefix=BLOCK < %t.block.cu
 // RUN: %nvcc-check %t.block.cu
-// RUN: %tfuse -mode thread %t.in.cu -o %t.thread.cu
+// RUN: %tfuse -external-launches -mode thread %t.in.cu -o %t.thread.cu
 // RUN: FileCheck %s --check-prefix=THREAD < %t.thread.cu
 // RUN: %nvcc-check %t.thread.cu
 

@@ -5,10 +5,10 @@
 // and no copy needs a guard (every logical thread exists).
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse %t.in.cu -o %t.stride.cu
+// RUN: %tfuse -external-launches %t.in.cu -o %t.stride.cu
 // RUN: FileCheck %s --check-prefixes=COMMON,STRIDE < %t.stride.cu
 // RUN: %nvcc-check %t.stride.cu
-// RUN: %tfuse -mapping consecutive %t.in.cu -o %t.consec.cu
+// RUN: %tfuse -external-launches -mapping consecutive %t.in.cu -o %t.consec.cu
 // RUN: FileCheck %s --check-prefixes=COMMON,CONSEC < %t.consec.cu
 // RUN: %nvcc-check %t.consec.cu
 

@@ -5,7 +5,7 @@
 // copy, runs once if any copy is thread 0.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse %t.in.cu -o %t.cu
+// RUN: %tfuse -external-launches %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
 

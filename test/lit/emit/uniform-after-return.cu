@@ -3,7 +3,7 @@
 // whose copies have all returned touches no memory.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse %t.in.cu -o %t.cu
+// RUN: %tfuse -external-launches %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
 

@@ -2,9 +2,9 @@
 // stays single even when written with a varying index or value; its stores
 // are per-copy statements at the substituted thread index.
 // REQUIRES: nvcc
-// RUN: %tfuse -dump-after=uniform -mode thread %s | FileCheck %s --check-prefix=DUMP
+// RUN: %tfuse -external-launches -dump-after=uniform -mode thread %s | FileCheck %s --check-prefix=DUMP
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse -mode thread %t.in.cu -o %t.cu
+// RUN: %tfuse -external-launches -mode thread %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
 

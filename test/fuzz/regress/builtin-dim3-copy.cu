@@ -1,0 +1,75 @@
+// Class 15 (second shape): the builtins copied whole into `dim3`/`uint3`
+// locals (`dim3 g = gridDim; uint3 b = blockIdx; ...`) and used through
+// the copies' members.
+// Breaks in: block mode (`blockIdx` and `gridDim` without `.x` are still
+// the logical block index and the original grid: a rewrite that only
+// looks for `blockIdx.x` leaves the copies physical) and thread mode
+// (`threadIdx`, `blockDim` likewise).
+// Expected: may-refuse (handle the whole-builtin copies exactly, or
+// refuse them).
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+#define CK(call, where)                                                   \
+  do {                                                                    \
+    cudaError_t e_ = (call);                                              \
+    if (e_ != cudaSuccess) {                                              \
+      printf("cuda-error %s %s\n", where, cudaGetErrorString(e_));        \
+      return 3;                                                           \
+    }                                                                     \
+  } while (0)
+
+static uint64_t fnv1a(const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void print_hash(const char *label, const void *p, size_t n) {
+  printf("hash %s %016llx\n", label, (unsigned long long)fnv1a(p, n));
+}
+
+static uint32_t lcg_state = 0x2545F491u;
+static uint32_t lcg() {
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state >> 8;
+}
+
+// tfuse-expect: may-refuse
+#pragma tfuse coarsen
+__global__ void dim3_copy_kernel(const int *in, int n, int *out) {
+  uint3 b = blockIdx;
+  uint3 t = threadIdx;
+  dim3 g = gridDim;
+  dim3 bd = blockDim;
+  int i = (int)(b.x * bd.x + t.x);
+  int v = (i < n) ? in[i] : 0;
+  out[i] = v * 8 + (int)(g.x * 3 + bd.x) + (int)(b.x == g.x - 1);
+}
+
+int main() {
+  const int threads = 96, blocks = 37;
+  const int n = blocks * threads - 37;
+  const int nin = n * 1;
+  int *h_in = new int[nin];
+  for (int j = 0; j < nin; j++)
+    h_in[j] = (int)(lcg() % 2001u) - 1000;
+  const size_t out_bytes = (size_t)blocks * threads * 1 * sizeof(int);
+  int *h_out = new int[(size_t)blocks * threads * 1];
+  int *d_in, *d_out;
+  CK(cudaMalloc(&d_in, nin * sizeof(int)), "malloc");
+  CK(cudaMalloc(&d_out, out_bytes), "malloc");
+  CK(cudaMemcpy(d_in, h_in, nin * sizeof(int), cudaMemcpyHostToDevice), "h2d");
+  CK(cudaMemset(d_out, 0xAB, out_bytes), "memset");
+  dim3_copy_kernel<<<blocks, threads>>>(d_in, n, d_out);
+  CK(cudaGetLastError(), "launch");
+  CK(cudaDeviceSynchronize(), "sync");
+  CK(cudaMemcpy(h_out, d_out, out_bytes, cudaMemcpyDeviceToHost), "d2h");
+  print_hash("out", h_out, out_bytes);
+  return 0;
+}

@@ -1,0 +1,78 @@
+// Class 8 (second shape): per-thread `new int[4]` / `delete[]` used as a
+// scratch array filled in a uniform loop.
+// Breaks in: both modes (one allocation per logical thread is needed; a
+// single shared buffer is overwritten by the other copies before it is
+// read).
+// Expected: accept (both modes).
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+#define CK(call, where)                                                   \
+  do {                                                                    \
+    cudaError_t e_ = (call);                                              \
+    if (e_ != cudaSuccess) {                                              \
+      printf("cuda-error %s %s\n", where, cudaGetErrorString(e_));        \
+      return 3;                                                           \
+    }                                                                     \
+  } while (0)
+
+static uint64_t fnv1a(const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void print_hash(const char *label, const void *p, size_t n) {
+  printf("hash %s %016llx\n", label, (unsigned long long)fnv1a(p, n));
+}
+
+static uint32_t lcg_state = 0x2545F491u;
+static uint32_t lcg() {
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state >> 8;
+}
+
+// tfuse-expect: accept
+#pragma tfuse coarsen
+__global__ void new_array_kernel(const int *in, int n, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int *buf = new int[4];
+  if (buf == nullptr) {
+    out[i] = -7;
+    return;
+  }
+  for (int k = 0; k < 4; k++)
+    buf[k] = (i < n) ? in[i] * (k + 1) : k;
+  int s = 0;
+  for (int k = 0; k < 4; k++)
+    s = s * 3 + buf[3 - k];
+  out[i] = s;
+  delete[] buf;
+}
+
+int main() {
+  const int threads = 192, blocks = 13;
+  const int n = blocks * threads - 37;
+  const int nin = n * 1;
+  int *h_in = new int[nin];
+  for (int j = 0; j < nin; j++)
+    h_in[j] = (int)(lcg() % 2001u) - 1000;
+  const size_t out_bytes = (size_t)blocks * threads * 1 * sizeof(int);
+  int *h_out = new int[(size_t)blocks * threads * 1];
+  int *d_in, *d_out;
+  CK(cudaMalloc(&d_in, nin * sizeof(int)), "malloc");
+  CK(cudaMalloc(&d_out, out_bytes), "malloc");
+  CK(cudaMemcpy(d_in, h_in, nin * sizeof(int), cudaMemcpyHostToDevice), "h2d");
+  CK(cudaMemset(d_out, 0xAB, out_bytes), "memset");
+  new_array_kernel<<<blocks, threads>>>(d_in, n, d_out);
+  CK(cudaGetLastError(), "launch");
+  CK(cudaDeviceSynchronize(), "sync");
+  CK(cudaMemcpy(h_out, d_out, out_bytes, cudaMemcpyDeviceToHost), "d2h");
+  print_hash("out", h_out, out_bytes);
+  return 0;
+}

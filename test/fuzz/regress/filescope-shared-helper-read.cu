@@ -1,0 +1,78 @@
+// Class 3: a file-scope __shared__ array holding per-block data, written in
+// the kernel and read by a __device__ helper.
+// Breaks in: block mode (the array must be replicated per logical block,
+// and the helper's read must see copy r's replica; tfuse rewrites only the
+// kernel body, so a helper that names the array reads one copy's data for
+// all copies).
+// Expected: may-refuse (refusing is correct; an accepted rewrite must make
+// the helper read the right replica).
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+#define CK(call, where)                                                   \
+  do {                                                                    \
+    cudaError_t e_ = (call);                                              \
+    if (e_ != cudaSuccess) {                                              \
+      printf("cuda-error %s %s\n", where, cudaGetErrorString(e_));        \
+      return 3;                                                           \
+    }                                                                     \
+  } while (0)
+
+static uint64_t fnv1a(const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void print_hash(const char *label, const void *p, size_t n) {
+  printf("hash %s %016llx\n", label, (unsigned long long)fnv1a(p, n));
+}
+
+static uint32_t lcg_state = 0x2545F491u;
+static uint32_t lcg() {
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state >> 8;
+}
+
+__shared__ int g_tile[96];
+
+__device__ int neighbour_sum(int t) {
+  return g_tile[(t + 1) % 96] + g_tile[(t + 95) % 96];
+}
+
+// tfuse-expect: may-refuse
+#pragma tfuse coarsen
+__global__ void filescope_helper_kernel(const int *in, int n, int *out) {
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  g_tile[t] = (i < n) ? in[i] : 1;
+  __syncthreads();
+  out[i] = neighbour_sum(t);
+}
+
+int main() {
+  const int threads = 96, blocks = 37;
+  const int n = blocks * threads - 37;
+  const int nin = n * 1;
+  int *h_in = new int[nin];
+  for (int j = 0; j < nin; j++)
+    h_in[j] = (int)(lcg() % 2001u) - 1000;
+  const size_t out_bytes = (size_t)blocks * threads * 1 * sizeof(int);
+  int *h_out = new int[(size_t)blocks * threads * 1];
+  int *d_in, *d_out;
+  CK(cudaMalloc(&d_in, nin * sizeof(int)), "malloc");
+  CK(cudaMalloc(&d_out, out_bytes), "malloc");
+  CK(cudaMemcpy(d_in, h_in, nin * sizeof(int), cudaMemcpyHostToDevice), "h2d");
+  CK(cudaMemset(d_out, 0xAB, out_bytes), "memset");
+  filescope_helper_kernel<<<blocks, threads>>>(d_in, n, d_out);
+  CK(cudaGetLastError(), "launch");
+  CK(cudaDeviceSynchronize(), "sync");
+  CK(cudaMemcpy(h_out, d_out, out_bytes, cudaMemcpyDeviceToHost), "d2h");
+  print_hash("out", h_out, out_bytes);
+  return 0;
+}
