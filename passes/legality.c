@@ -343,9 +343,59 @@ static void walk(Legal *L, Node *n) {
   }
 }
 
+static void shared_vars(Node *n, Vec *out, int depth) {
+  if (n->sym && n->sym->kind == SYM_SHARED && !n->sym->is_extern) {
+    bool seen = false;
+    for (int i = 0; i < out->len && !seen; i++)
+      seen = out->items[i] == n->sym;
+    if (!seen)
+      vec_push(out, n->sym);
+  }
+  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
+    shared_vars(n->sym->body, out, depth + 1);
+  for (int i = 0; i < n->nkid; i++)
+    shared_vars(n->kid[i], out, depth);
+}
+
+/* Block mode replicates a shared variable K times: the static total must
+ * stay within the 48 KB a block may declare statically (CUDA programming
+ * guide, "Shared Memory"), or ptxas rejects the output.  Refused here, with
+ * the numbers, rather than written for nvcc to reject.  A size clang cannot
+ * tell (a template's dependent type) is left to nvcc. */
+static void check_static_shared(Legal *L) {
+  Kernel *k = L->k;
+  if (k->p.mode != MODE_BLOCK)
+    return;
+  Vec vars = {0};
+  shared_vars(k->fn, &vars, 0);
+  long long total = 0, replicated = 0;
+  Sym *largest = NULL;
+  for (int i = 0; i < vars.len; i++) {
+    Sym *s = vars.items[i];
+    if (s->bytes < 0) {
+      vec_free(&vars);
+      return;
+    }
+    total += s->varying ? s->bytes * k->p.factor : s->bytes;
+    if (s->varying) {
+      replicated += s->bytes;
+      if (!largest || s->bytes > largest->bytes)
+        largest = s;
+    }
+  }
+  vec_free(&vars);
+  const long long limit = 48 * 1024;
+  if (largest && total > limit)
+    refuse(L, largest->decl_off != ~0u ? largest->decl_off : k->fn->loc,
+           "coarsened by %d, '%s' would declare %lld bytes of static __shared__ memory (%lld bytes replicated per "
+           "logical block, '%s' the largest), over the %lld bytes a block may declare statically; use a smaller -factor",
+           k->p.factor, k->sym->name, total, replicated, largest->name, limit);
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   walk(&L, k->fn->sym->body);
+  check_static_shared(&L);
   vec_free(&L.stack);
   return L.ok;
 }

@@ -187,6 +187,9 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
                        ce.kind == CXType_Half || ce.kind == CXType_Float16 || ce.kind == CXType_Enum;
     }
     CXType ct = clang_getCanonicalType(t);
+    s->bytes = clang_Type_getSizeOf(ct);
+    if (s->bytes < 0)
+      s->bytes = -1;
     if ((ct.kind >= CXType_Char_U && ct.kind <= CXType_Int128) && clang_Type_getSizeOf(ct) > 0)
       s->int_bytes = (int)clang_Type_getSizeOf(ct);
     if (t.kind == CXType_Pointer)

@@ -189,6 +189,7 @@ struct Sym {
   bool is_extern; /* extern __shared__ */
   bool pointee_const; /* pointer to const */
   int int_bytes;     /* integer variables: the size of the type */
+  long long bytes;   /* variables: the size of the type, or -1 if clang cannot tell */
   int rank;          /* arrays: number of dimensions */
   char *elem_type;   /* arrays: the element type as spelled */
   bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
