@@ -575,36 +575,108 @@ static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
 
 /* ---- declarations ---- */
 
-/* Inserts `TFUSE_GUARD(g, ` ... `)` around the initializer of `var`. */
-static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
+/* Inserts `TFUSE_GUARD(g, ` ... `)` around the text [b, e). */
+static void guard_text(unsigned b, unsigned e, const char *g, Vec *extra) {
+  Site *a = arena_alloc(sizeof *a), *z = arena_alloc(sizeof *z);
+  a->off = b;
+  a->text = arena_printf("TFUSE_GUARD(%s, ", g);
+  a->seq = -2; /* after a replacement ending here, before one starting here */
+  z->off = e;
+  z->text = ")";
+  z->seq = -1;
+  vec_push(extra, a);
+  vec_push(extra, z);
+}
+
+/* Whether [n->begin, n->end) is exactly one operand of the source text: the
+ * token before it is one of `open` and the token after it one of `close`.
+ * Then wrapping that text wraps this expression, even when a macro expands
+ * inside it (the text is the whole invocation). */
+static bool text_is_operand(const Source *src, const Node *n, const char *open, const char *close) {
+  unsigned p = n->begin;
+  while (p > 0 && strchr(" \t\n\r", src->text[p - 1]))
+    p--;
+  unsigned q = source_skip_space(src, n->end);
+  return p > 0 && n->end > n->begin && strchr(open, src->text[p - 1]) && q < src->len && strchr(close, src->text[q]);
+}
+
+static bool guard_init_refused(Fuse *F, Node *var, const char *why) {
+  if (!var->sym->reported)
+    error_at(var->loc, "cannot guard the initializer of '%s' for copies that may be inactive: %s; "
+                       "assign it in a separate statement", var->sym->name, why);
+  var->sym->reported = true;
+  F->failed = true;
+  return false;
+}
+
+/* The elements of a braced list, each guarded where it needs a guard. */
+static bool guard_list(Fuse *F, Node *var, Node *list, const char *g, const Ctx *ctx, Vec *extra) {
+  for (int i = 0; i < list->nkid; i++) {
+    Node *el = list->kid[i];
+    if (el->end <= el->begin)
+      continue; /* an implicit element: no text */
+    if (el->kind == N_INIT_LIST) {
+      if (!guard_list(F, var, el, g, ctx, extra))
+        return false;
+      continue;
+    }
+    Facts f = facts_of(F, el);
+    if (!facts_need_guard(F, &f, ctx))
+      continue;
+    if (!text_is_operand(F->src, el, "{,", ",}"))
+      return guard_init_refused(F, var, "an element of its braced list is not separate in the text");
+    guard_text(el->begin, el->end, g, extra);
+  }
+  return true;
+}
+
+/* `T v(args)`: the constructor runs for every copy, so it must have no
+ * effect beyond the object; its arguments are guarded one by one. */
+static bool guard_ctor_args(Fuse *F, Node *var, Node *call, const char *g, const Ctx *ctx, Vec *extra) {
+  Effects e = {0};
+  effects_of_call(call, &e);
+  bool beyond = effects_beyond_locals(&e);
+  effects_free(&e);
+  if (beyond)
+    return guard_init_refused(F, var, "its constructor has effects beyond the object");
+  int a = 0;
+  for (int i = 0; i < call->nkid; i++) {
+    Node *arg = call->kid[i];
+    if (arg->kind == N_TYPE_REF || arg->kind == N_OTHER)
+      continue;
+    int pos = a++;
+    Facts f = facts_of(F, arg);
+    if (!facts_need_guard(F, &f, ctx))
+      continue;
+    if (!call->sym || (pos < 32 && (call->sym->ref_params >> pos) & 1u) || pos >= 32)
+      return guard_init_refused(F, var, "a constructor argument binds to a non-const reference");
+    if (!text_is_operand(F->src, arg, "(,", ",)"))
+      return guard_init_refused(F, var, "a constructor argument is not separate in the text");
+    guard_text(arg->begin, arg->end, g, extra);
+  }
+  return true;
+}
+
+/* Guards the initializer of `var` by predicate g: the whole expression after
+ * `=` or inside `( )`; each element of a braced list; each argument of a
+ * constructor written `T v(args)`. The guarded parts run only when g holds;
+ * otherwise they yield a zero of their type (TFUSE_GUARD). */
+static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *extra) {
   Node *init = var_init(var);
   if (!init || !g)
     return true;
-  if (init->kind == N_INIT_LIST || init->in_macro) {
-    error_at(var->loc, "cannot guard the initializer of '%s' for copies that may be inactive; "
-                       "assign it in a separate statement", var->sym->name);
-    F->failed = true;
-    return false;
-  }
-  /* `T v(args)` has no `=` between the name and the initializer. */
-  bool has_eq = false;
-  for (unsigned i = var->loc; i < init->begin; i++)
-    has_eq |= F->src->text[i] == '=';
-  if (!has_eq) {
-    error_at(var->loc, "cannot guard the direct initialization of '%s'; write '%s = ...'", var->sym->name,
-             var->sym->name);
-    F->failed = true;
-    return false;
-  }
-  Site *a = arena_alloc(sizeof *a), *b = arena_alloc(sizeof *b);
-  a->off = init->begin;
-  a->text = arena_printf("TFUSE_GUARD(%s, ", g);
-  a->seq = -2; /* after a replacement ending here, before one starting here */
-  b->off = init->end;
-  b->text = ")";
-  b->seq = -1;
-  vec_push(extra, a);
-  vec_push(extra, b);
+  Node *bare = node_strip(init);
+  if (var->in_macro)
+    return guard_init_refused(F, var, "the declaration is inside a macro expansion");
+  if (bare->kind == N_INIT_LIST)
+    return guard_list(F, var, bare, g, ctx, extra);
+  if (bare->kind == N_CALL && bare->begin <= var->loc) /* `T v(args)`: the construction spans the name */
+    return guard_ctor_args(F, var, bare, g, ctx, extra);
+  if (bare->kind == N_CALL && (bare->sym ? bare->sym->is_ctor : call_is_construct(bare)))
+    return guard_ctor_args(F, var, bare, g, ctx, extra); /* `T v = T(args)`: T may have no zero */
+  if (!text_is_operand(F->src, init, "=(", ";,)"))
+    return guard_init_refused(F, var, "tfuse cannot find its text");
+  guard_text(init->begin, init->end, g, extra);
   return true;
 }
 
@@ -615,7 +687,7 @@ static void guard_declarator(Fuse *F, Node *var, int r, const Ctx *ctx, Vec *ext
    * not definitions); what its initializer writes is (`int a = c++;`). */
   Facts f = facts_of(F, var_init(var));
   if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
-    guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), extra);
+    guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), ctx, extra);
 }
 
 static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end) {

@@ -83,7 +83,7 @@ PROBS = {
     "p_break": 0.3,
     "p_continue": 0.3,
     "p_owner_index": 0.5,
-    "p_brace_init": 0.3,  # struct local initialized with braces (documented: may be refused)  # stencil: tile indexed by threadIdx (promotion)
+    "p_brace_init": 0.3,  # struct local initialized with braces (guarded per element)  # stencil: tile indexed by threadIdx (promotion)
 }
 
 PROFILES = {
@@ -618,8 +618,7 @@ class Gen:
         if use_struct:
             self.structs.add("Pair")
             if r.random() < p["p_brace_init"]:
-                # fuse.c cannot guard a braced initializer under a predicate: a known limit
-                k.expect = "may-refuse"
+                # under a predicate fuse.c guards each element of the list
                 lines.append("%sPair pa = {%s, %s};" % (sp, v0, self.expr(ctx, 1)))
             else:
                 lines.append("%sPair pa;" % sp)
