@@ -221,13 +221,18 @@ static void walk(Legal *L, Node *n) {
       break;
     }
     if (node_is_barrier(n)) {
-      if (L->varying_ctl) {
+      /* Block mode: where the control differs between the copies but not
+       * between the threads of one logical block, every thread of the
+       * merged block evaluates the same K conditions, so all reach the
+       * barrier together (the copies' work is predicated around it). */
+      if (L->varying_ctl && (thread || n->barrier_thread_divergent)) {
         refuse(L, n->begin,
                "__syncthreads() under control that differs between the copies: the %s would need "
                "different barriers", thread ? "merged threads" : "merged blocks");
-        note_at(L->varying_ctl->begin, "this %s depends on the logical %s",
+        note_at(L->varying_ctl->begin, "this %s depends on the logical %s%s",
                 L->varying_ctl->kind == N_IF ? "condition" : "statement",
-                thread ? "thread index" : "block index");
+                thread ? "thread index" : "block index",
+                thread ? "" : ", and the threads of one block may disagree on reaching the barrier");
       }
     } else if (sym_is_cooperative_groups(n->sym)) {
       refuse(L, n->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "

@@ -45,7 +45,18 @@ typedef struct {
   LoopFrame loops[256];
   int nloops;
   Vec shared; /* Sym*: every __shared__ variable the kernel and its helpers name */
+  bool threads; /* the threads pass: seeds are threadIdx.x/y/z, shared memory is one */
 } UA;
+
+/* Block mode, or the threads pass (which asks what differs between the
+ * threads of one block, as thread mode does between copies). */
+static bool ua_block(const UA *ua) { return ua->k->p.mode == MODE_BLOCK && !ua->threads; }
+
+static bool ua_seed(const UA *ua, const Node *n) {
+  if (ua->threads)
+    return n->kind == N_BUILTIN && n->bi == BI_THREADIDX;
+  return builtin_is_seed(ua->k, n);
+}
 
 static int eff_depth(UA *ua) { return ua->depth + ua->ret_bump; }
 
@@ -237,7 +248,7 @@ bool expr_has_load(const Node *n) {
 /* In block mode a write that tfuse cannot resolve may reach any shared
  * variable: each must then be one per logical block. */
 static void unknown_write(UA *ua) {
-  if (ua->k->p.mode != MODE_BLOCK)
+  if (!ua_block(ua))
     return;
   for (int i = 0; i < ua->shared.len; i++)
     make_varying(ua, ua->shared.items[i]);
@@ -253,7 +264,7 @@ static void note_writes(UA *ua, Effects *e, bool value_varying) {
     if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM) {
       if (value_varying || eff_depth(ua) > s->decl_depth)
         make_varying(ua, s);
-    } else if (s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK) {
+    } else if (s->kind == SYM_SHARED && ua_block(ua)) {
       if (value_varying || control)
         make_varying(ua, s);
     }
@@ -284,7 +295,7 @@ static void writes_per_copy(UA *ua, Node *n) {
   effects_of(n, &e);
   for (int i = 0; i < e.writes.len; i++) {
     Sym *s = e.writes.items[i];
-    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || (s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK))
+    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || (s->kind == SYM_SHARED && ua_block(ua)))
       make_varying(ua, s);
   }
   if (e.unknown)
@@ -513,8 +524,11 @@ static bool visit(UA *ua, Node *n) {
     v = visit_kids(ua, n);
     Sym *fn = n->sym;
     bool pure = fn ? sym_is_pure_function(fn) : call_is_construct(n);
-    if (node_is_barrier(n))
+    if (node_is_barrier(n)) {
       pure = true; /* uniform: legality keeps it in uniform control */
+      if (ua->threads) /* the last round's answer stays */
+        n->barrier_thread_divergent = eff_depth(ua) > 0;
+    }
     if (!pure)
       v = true;
     /* What the call writes: its object, what its pointer and reference
@@ -538,7 +552,7 @@ static bool visit(UA *ua, Node *n) {
     Sym *s = n->sym;
     if (s && s->kind == SYM_BUILTIN) {
       /* The whole builtin (not one component): varying if it is the seed. */
-      const char *want = ua->k->p.mode == MODE_BLOCK ? "blockIdx" : "threadIdx";
+      const char *want = ua_block(ua) ? "blockIdx" : "threadIdx";
       v = n->parent && n->parent->kind == N_BUILTIN ? false : !strcmp(s->name, want);
     } else if (s) {
       if ((s->kind == SYM_LOCAL || s->kind == SYM_PARAM) && s->is_array && n->parent &&
@@ -553,7 +567,7 @@ static bool visit(UA *ua, Node *n) {
     break;
   }
   case N_BUILTIN:
-    v = builtin_is_seed(ua->k, n);
+    v = ua_seed(ua, n);
     break;
   default:
     v = visit_kids(ua, n);
@@ -590,9 +604,26 @@ static void collect_shared(UA *ua, Node *n, int depth) {
     collect_shared(ua, n->kid[i], depth);
 }
 
-void uniform_analyze(Unit *u, Kernel *k) {
-  UA ua = {.u = u, .k = k};
+static void reset_nodes(Node *n) {
+  n->varying = n->has_vreturn = n->loop_varying = false;
+  n->ucount = 0;
+  for (int i = 0; i < n->nkid; i++)
+    reset_nodes(n->kid[i]);
+}
+
+static bool has_barrier(const Node *n) {
+  if (node_is_barrier(n))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (has_barrier(n->kid[i]))
+      return true;
+  return false;
+}
+
+static void analyze(Unit *u, Kernel *k, bool threads) {
+  UA ua = {.u = u, .k = k, .threads = threads};
   reset_syms(k->fn);
+  reset_nodes(k->fn);
   effects_prepare(u, k);
   collect_shared(&ua, k->fn, 0);
   Node *body = k->fn->sym->body;
@@ -607,4 +638,14 @@ void uniform_analyze(Unit *u, Kernel *k) {
   } while (ua.changed && ++rounds < 100);
   k->has_vreturn = body->has_vreturn;
   vec_free(&ua.shared);
+}
+
+void uniform_analyze(Unit *u, Kernel *k) {
+  /* Block mode: first the threads pass, for each barrier whether the
+   * threads of one logical block may disagree on reaching it (legality
+   * accepts a barrier under control that differs between the copies only
+   * when they cannot). Then the pass that counts, over the copies. */
+  if (k->p.mode == MODE_BLOCK && has_barrier(k->fn))
+    analyze(u, k, true);
+  analyze(u, k, false);
 }

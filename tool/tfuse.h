@@ -249,6 +249,8 @@ struct Node {
   bool has_vreturn;    /* contains a varying return */
   bool loop_varying;   /* loop/if/switch whose control differs by copy */
   int ucount;          /* uniform.c: fixpoint bookkeeping */
+  bool barrier_thread_divergent; /* block mode, __syncthreads(): under control that may differ
+                                  * between the threads of one logical block */
 };
 
 typedef enum {
