@@ -390,8 +390,17 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
         Node *c = done->items[d];
         rewritten = c->begin <= i && i < c->end;
       }
+      /* A launch of another function of the same name (the template of an
+       * explicit specialization, an overload) is not this kernel's. */
+      bool other = false;
+      for (int d = 0; d < u->launches.len && !rewritten && !other; d++) {
+        Node *c = u->launches.items[d];
+        other = c->begin <= i && i < c->end && c->sym && c->sym != k->sym && !c->in_macro;
+      }
       if (rewritten) {
         launches++;
+      } else if (other) {
+        /* not ours */
       } else {
         error_at((unsigned)i, "launch of coarsened kernel '%s' that tfuse cannot rewrite (in a template it "
                               "cannot resolve, or a macro); it would run on the original grid", name);

@@ -51,9 +51,15 @@ static bool is_warp_sync_name(const char *n) {
   return false;
 }
 
+/* Whether the value of n is computed from the thread index by arithmetic
+ * (a lane number, say). A loaded value is data, not an index: `in[i] & 31`
+ * does not count, though its address depends on the thread. */
 static bool mentions_threadidx(const Node *n) {
   if (n->kind == N_BUILTIN && n->bi == BI_THREADIDX)
     return true;
+  if (n->kind == N_SUBSCRIPT || n->kind == N_CALL || (n->kind == N_UNOP && n->op == OP_DEREF) ||
+      (n->kind == N_MEMBER && n->arrow))
+    return false;
   if (n->kind == N_DECL_REF && n->sym && n->sym->varying)
     return true;
   for (int i = 0; i < n->nkid; i++)

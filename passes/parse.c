@@ -122,9 +122,20 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   Impl *im = impl_of(u);
   if (clang_Cursor_isNull(decl) || clang_isInvalid(clang_getCursorKind(decl)))
     return NULL;
+  Sym *spec_of = NULL;
+  /* An instantiation of a template is the template (its body is the
+   * pattern's). An explicit specialization is a function of its own, with
+   * its own body: its definition is not the template's. */
   CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
-  if (!clang_Cursor_isNull(tmpl))
-    decl = tmpl;
+  if (!clang_Cursor_isNull(tmpl)) {
+    CXCursor def = clang_getCursorDefinition(decl), tdef = clang_getCursorDefinition(tmpl);
+    bool explicit_spec = !clang_Cursor_isNull(def) && !clang_Cursor_isNull(tdef) &&
+                         !clang_equalLocations(clang_getCursorLocation(def), clang_getCursorLocation(tdef));
+    if (!explicit_spec)
+      decl = tmpl;
+    else
+      spec_of = sym_for(u, tmpl);
+  }
   decl = clang_getCanonicalCursor(decl);
   char *usr = take_string(clang_getCursorUSR(decl));
   char *name = take_string(clang_getCursorSpelling(decl));
@@ -136,6 +147,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   Sym *s = arena_alloc(sizeof *s);
   s->usr = usr;
   s->name = name;
+  s->spec_of = spec_of;
   s->decl_off = ~0u;
   CXSourceLocation loc = clang_getCursorLocation(decl);
   unsigned off;

@@ -391,8 +391,13 @@ static bool visit_loop(UA *ua, Node *n) {
   if (n->loop_varying)
     ua->depth++;
   bool v = false;
-  if (n->init)
-    v |= visit(ua, n->init);
+  if (n->init && visit(ua, n->init)) {
+    v = true;
+    /* `for (int a = 0, b = blockIdx.x * 32; ...)`: a header emitted once
+     * cannot declare a copy per copy; the loop is emitted per copy. */
+    if (n->init->kind == N_DECL_STMT)
+      set_loop_varying(ua, n);
+  }
   bool cv = n->cond ? visit(ua, n->cond) : false;
   /* A header emitted once cannot hold a varying write (`j++, acc += v`). */
   if (n->inc && visit(ua, n->inc))

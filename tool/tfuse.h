@@ -197,6 +197,7 @@ struct Sym {
   bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
   bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
   bool is_ctor;         /* SYM_FUNC: a constructor */
+  Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
   Node *body;       /* SYM_FUNC: definition body if seen */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
