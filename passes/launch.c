@@ -229,11 +229,86 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   return true;
 }
 
+/* A launch written in a macro's argument (`TIME(k<<<g, b>>>(x))`) has its
+ * text in the file, but its extent is the whole invocation. Its own text
+ * runs from the kernel's name (where the cursor's location is spelled)
+ * through the `)` that closes the arguments: found here, and made the
+ * node's extent, so that the rewrite and the check for launches not
+ * rewritten see the launch itself. False if the text is not there (the
+ * launch is in a macro's body). */
+static bool locate_launch_text(Unit *u, Node *call, Kernel *k) {
+  const Source *src = u->src;
+  const char *t = src->text, *name = k->sym->name;
+  size_t nl = strlen(name);
+  unsigned b = call->loc;
+  bool macro_arg = call->in_macro || call->end <= call->begin || b < call->begin || b >= call->end ||
+                   strncmp(t + call->begin, name, nl) != 0;
+  if (!macro_arg)
+    return true;
+  if (b + nl > src->len || strncmp(t + b, name, nl) != 0 || (b > 0 && is_ident_char(t[b - 1])))
+    return false;
+  unsigned p = source_skip_space(src, b + (unsigned)nl);
+  if (p < src->len && t[p] == '<' && strncmp(t + p, "<<<", 3) != 0) {
+    int depth = 0; /* template arguments */
+    for (; p < src->len; p++) {
+      if (t[p] == '<')
+        depth++;
+      else if (t[p] == '>' && --depth == 0)
+        break;
+      else if (t[p] == ';' || t[p] == '{')
+        return false;
+    }
+    p = source_skip_space(src, p + 1);
+  }
+  if (p + 3 > src->len || strncmp(t + p, "<<<", 3) != 0)
+    return false;
+  const char *close = strstr(t + p, ">>>");
+  if (!close)
+    return false;
+  unsigned lp = source_skip_space(src, (unsigned)(close - t) + 3);
+  if (lp >= src->len || t[lp] != '(')
+    return false;
+  unsigned e = text_match(src, lp, (unsigned)src->len);
+  if (e <= lp || t[e - 1] != ')')
+    return false;
+  call->begin = b;
+  call->end = e;
+  call->in_macro = false;
+  call->launch_in_macro_arg = true;
+  return true;
+}
+
+/* Block mode, a launch that is not a statement of its own (in an
+ * expression, or a macro's argument): the grid is evaluated once inside a
+ * lambda called on the spot, which is an expression wherever the launch
+ * was: `[&] { const dim3 __tf_grid = (G); return k<<<...>>>(...); }()`. */
+static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, unsigned cb, unsigned ce, EditList *el) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  int d = k->p.dim;
+  unsigned lp = ce + 3;
+  while (lp < call->end && t[lp] != '(')
+    lp++;
+  unsigned rp = text_match(src, lp, call->end) - 1;
+  bool no_args = source_skip_space(src, lp + 1) >= rp;
+  Buf b = {0};
+  buf_printf(&b, "[&] { const dim3 __tf_grid = (%s); return ", span_text(src, parts[0]));
+  buf_add(&b, t + call->begin, cb - call->begin);
+  buf_printf(&b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
+  buf_add(&b, t + parts[1].b, lp + 1 - parts[1].b);
+  buf_printf(&b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, no_args ? "" : ", ");
+  buf_add(&b, t + lp + 1, call->end - lp - 1);
+  buf_puts(&b, "; }()");
+  edit_replace(el, call->begin, call->end - call->begin, b.data);
+  buf_free(&b);
+  return true;
+}
+
 static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
   const Source *src = u->src;
   const char *t = src->text;
-  if (call->in_macro || call->end <= call->begin) {
-    error_at(call->begin, "launch of '%s' inside a macro expansion cannot be rewritten; expand it by hand",
+  if (!locate_launch_text(u, call, k)) {
+    error_at(call->begin, "launch of '%s' inside a macro's body cannot be rewritten; expand it by hand",
              k->sym->name);
     return false;
   }
@@ -266,6 +341,11 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
 
   const char *slash = strrchr(src->path, '/');
   char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+  if (check && call->launch_in_macro_arg) {
+    error_at(call->begin, "-check cannot route a launch of '%s' written in a macro's argument; expand the macro "
+                          "by hand", k->sym->name);
+    return false;
+  }
   if (check)
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
@@ -278,6 +358,8 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
 
   /* Block mode: the grid is used twice (new grid, original extent), so it
    * is evaluated once into a local of a new block around the launch. */
+  if (call->launch_in_macro_arg || !in_statement_position(call))
+    return rewrite_expression(u, call, k, parts, cb, ce, el);
   unsigned end = launch_statement_end(u, call, k);
   if (!end)
     return false;
@@ -494,7 +576,16 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
       if (call->sym == k->sym && k->p.factor > 1) {
-        ok &= rewrite_one(u, call, k, check, el);
+        /* A macro that expands its argument twice makes two launches of
+         * one text: rewritten once. */
+        bool twin = false;
+        for (int d = 0; d < done.len && !twin; d++) {
+          Node *c = done.items[d];
+          twin = c->launch_in_macro_arg && locate_launch_text(u, call, k) && c->begin == call->begin &&
+                 c->end == call->end;
+        }
+        if (!twin)
+          ok &= rewrite_one(u, call, k, check, el);
         vec_push(&done, call);
       }
     }

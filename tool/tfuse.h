@@ -230,6 +230,7 @@ struct Node {
   int nkid;
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
+  bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
   /* The __cudaPushCallConfiguration call of a launch: its block's thread
    * count if clang can evaluate it (0: unknown), and the dim3 variable it
    * came from (its value holds only if nothing else writes it). */
