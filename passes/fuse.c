@@ -703,7 +703,29 @@ static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end)
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
 
 /* A declaration, then the registers of the promoted arrays it declares. */
+/* Block mode, `extern __shared__ T a[];` replicated: the dynamic shared
+ * memory of the merged block holds the K logical blocks' in turn, each
+ * __tf_dsmem bytes (the launch passes the original size, rounded up to 16
+ * bytes, and asks for K times it). Copy r's array is a pointer to its slice. */
+static char *dyn_shared_copies(Fuse *F, Sym *sh, const char *indent) {
+  Buf b = {0};
+  for (int r = 0; r < F->K; r++)
+    buf_printf(&b, "%s%sdecltype(&%s[0]) const %s = (decltype(&%s[0]))((char *)%s + %d * (size_t)__tf_dsmem);",
+               r ? "\n" : "", r ? indent : "", sh->name, copy_name(F, sh, r), sh->name, sh->name, r);
+  char *text = arena_strdup(b.data);
+  buf_free(&b);
+  return text;
+}
+
+static bool is_dyn_replica(const Sym *s) { return s && s->kind == SYM_SHARED && s->is_extern && s->varying; }
+
 static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
+  if (s->nkid == 1 && s->kid[0]->kind == N_VAR && is_dyn_replica(s->kid[0]->sym)) {
+    piece(F, indent_of(F, s), arena_strndup(F->src->text + s->begin, stmt_end(F->src, s) - s->begin));
+    piece(F, indent_of(F, s), dyn_shared_copies(F, s->kid[0]->sym, indent_of(F, s)));
+    F->k->dyn_shared = true;
+    return;
+  }
   emit_decl_stmt_vars(F, s, ctx);
   for (int i = 0; i < s->nkid; i++)
     if (s->kid[i]->kind == N_VAR && s->kid[i]->sym && s->kid[i]->sym->promoted) {
@@ -1063,7 +1085,8 @@ static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
   unsigned open = fn->loc;
   while (F->src->text[open] != '(')
     open++;
-  const char *param = arena_printf("unsigned int __tf_grid_%s", dim_name(F->k->p.dim));
+  const char *param = arena_printf("unsigned int __tf_grid_%s%s", dim_name(F->k->p.dim),
+                                   F->k->dyn_shared ? ", unsigned int __tf_dsmem" : "");
   if (params_empty(F->src, fn, close))
     edit_replace(el, open + 1, close - open - 1, param);
   else
@@ -1164,6 +1187,11 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   collect_outer_shared(k->fn->sym->body, body, &outer);
   for (int i = 0; i < outer.len; i++) {
     Sym *sh = outer.items[i];
+    if (is_dyn_replica(sh)) {
+      buf_printf(&pro, "\n%s%s", indent, dyn_shared_copies(&F, sh, indent));
+      k->dyn_shared = true;
+      continue;
+    }
     for (int r = 0; r < F.K; r++)
       buf_printf(&pro, "\n%s__shared__ decltype(%s) %s;", indent, sh->name, copy_name(&F, sh, r));
   }

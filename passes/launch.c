@@ -278,11 +278,19 @@ static bool locate_launch_text(Unit *u, Node *call, Kernel *k) {
   return true;
 }
 
-/* Block mode, a launch that is not a statement of its own (in an
- * expression, or a macro's argument): the grid is evaluated once inside a
- * lambda called on the spot, which is an expression wherever the launch
- * was: `[&] { const dim3 __tf_grid = (G); return k<<<...>>>(...); }()`. */
-static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, unsigned cb, unsigned ce, EditList *el) {
+static bool source_starts_with(const Source *src, unsigned off, const char *word) {
+  size_t n = strlen(word);
+  return off + n <= src->len && !strncmp(src->text + off, word, n);
+}
+
+/* Block mode: the declarations and the launch itself, with the grid (and
+ * the dynamic shared size) evaluated once:
+ *   const dim3 __tf_grid = (G); [const unsigned int __tf_dsmem = ...;]
+ *   k<<<coarsen_grid(__tf_grid, d, K), B[, K * __tf_dsmem][, S]>>>(grid_extent(__tf_grid, d)[, __tf_dsmem], args)
+ * A kernel whose extern __shared__ array is replicated takes each logical
+ * block's share, the launch's size rounded up to 16 bytes, and the launch
+ * asks for K shares (opting in above 48 KB where the kernel can be named). */
+static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
   int d = k->p.dim;
@@ -291,13 +299,38 @@ static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, unsi
     lp++;
   unsigned rp = text_match(src, lp, call->end) - 1;
   bool no_args = source_skip_space(src, lp + 1) >= rp;
+  buf_printf(b, "const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
+  char *callee = span_text(src, (Span){call->begin, cb - 3});
+  if (k->dyn_shared) {
+    buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
+    /* A template kernel named without its arguments cannot be named alone. */
+    bool nameable = !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
+    if (nameable)
+      buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
+  }
+  buf_add(b, t + call->begin, cb - call->begin);
+  buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du), %s", d, k->p.factor, span_text(src, parts[1]));
+  if (k->dyn_shared)
+    buf_printf(b, ", %du * (size_t)__tf_dsmem", k->p.factor);
+  else if (np >= 3)
+    buf_printf(b, ", %s", span_text(src, parts[2]));
+  if (np >= 4)
+    buf_printf(b, ", %s", span_text(src, parts[3]));
+  buf_puts(b, ">>>(");
+  buf_printf(b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d, k->dyn_shared ? ", __tf_dsmem" : "",
+             no_args ? "" : ", ");
+  buf_add(b, t + lp + 1, call->end - lp - 1);
+}
+
+/* Block mode, a launch that is not a statement of its own (in an
+ * expression, or a macro's argument): the grid is evaluated once inside a
+ * lambda called on the spot, which is an expression wherever the launch
+ * was: `[&] { const dim3 __tf_grid = (G); return k<<<...>>>(...); }()`. */
+static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce,
+                               EditList *el) {
   Buf b = {0};
-  buf_printf(&b, "[&] { const dim3 __tf_grid = (%s); return ", span_text(src, parts[0]));
-  buf_add(&b, t + call->begin, cb - call->begin);
-  buf_printf(&b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
-  buf_add(&b, t + parts[1].b, lp + 1 - parts[1].b);
-  buf_printf(&b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, no_args ? "" : ", ");
-  buf_add(&b, t + lp + 1, call->end - lp - 1);
+  buf_puts(&b, "[&] { ");
+  add_block_launch(u, call, k, parts, np, cb, ce, &b);
   buf_puts(&b, "; }()");
   edit_replace(el, call->begin, call->end - call->begin, b.data);
   buf_free(&b);
@@ -346,6 +379,11 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
                           "by hand", k->sym->name);
     return false;
   }
+  if (check && k->dyn_shared) {
+    error_at(call->begin, "-check cannot yet route a launch of '%s', whose dynamic shared memory is divided "
+                          "among the logical blocks", k->sym->name);
+    return false;
+  }
   if (check)
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
@@ -359,25 +397,13 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
   /* Block mode: the grid is used twice (new grid, original extent), so it
    * is evaluated once into a local of a new block around the launch. */
   if (call->launch_in_macro_arg || !in_statement_position(call))
-    return rewrite_expression(u, call, k, parts, cb, ce, el);
+    return rewrite_expression(u, call, k, parts, np, cb, ce, el);
   unsigned end = launch_statement_end(u, call, k);
   if (!end)
     return false;
   Buf b = {0};
-  buf_printf(&b, "{ const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
-  buf_add(&b, t + call->begin, cb - call->begin);
-  buf_printf(&b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
-  /* Keep block, smem and stream as written. */
-  buf_add(&b, t + parts[1].b, ce - parts[1].b);
-  /* Arguments: everything between `>>>(` and the closing `)`. */
-  unsigned lp = ce + 3;
-  while (lp < call->end && t[lp] != '(')
-    lp++;
-  unsigned rp = text_match(src, lp, call->end) - 1;
-  buf_add(&b, t + ce, lp + 1 - ce);
-  bool no_args = source_skip_space(src, lp + 1) >= rp;
-  buf_printf(&b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, no_args ? "" : ", ");
-  buf_add(&b, t + lp + 1, call->end - lp - 1);
+  buf_puts(&b, "{ ");
+  add_block_launch(u, call, k, parts, np, cb, ce, &b);
   buf_puts(&b, "; }");
   edit_replace(el, call->begin, end - call->begin, b.data);
   buf_free(&b);

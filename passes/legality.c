@@ -269,11 +269,6 @@ static void walk(Legal *L, Node *n) {
       if (hit)
         refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z", nm,
                nm);
-    } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && n->sym->is_extern && !n->sym->reported) {
-      n->sym->reported = true; /* reported once */
-      refuse(L, n->sym->decl_off != ~0u ? n->sym->decl_off : n->begin,
-             "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
-             "unknown to tfuse", n->sym->name);
     } else if (n->sym && n->sym->varying && n->in_macro) {
       refuse(L, n->begin,
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "

@@ -303,6 +303,7 @@ struct Kernel {
   /* filled by later passes */
   bool has_vreturn;
   bool uses_grid_extent; /* block mode: needs the original grid extent */
+  bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
 };
