@@ -290,7 +290,8 @@ static bool source_starts_with(const Source *src, unsigned off, const char *word
  * A kernel whose extern __shared__ array is replicated takes each logical
  * block's share, the launch's size rounded up to 16 bytes, and the launch
  * asks for K shares (opting in above 48 KB where the kernel can be named). */
-static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce, Buf *b) {
+static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce,
+                             const char *before_launch, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
   int d = k->p.dim;
@@ -308,15 +309,19 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
     if (nameable)
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
   }
+  buf_puts(b, before_launch);
   buf_add(b, t + call->begin, cb - call->begin);
-  buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du), %s", d, k->p.factor, span_text(src, parts[1]));
-  if (k->dyn_shared)
-    buf_printf(b, ", %du * (size_t)__tf_dsmem", k->p.factor);
-  else if (np >= 3)
-    buf_printf(b, ", %s", span_text(src, parts[2]));
-  if (np >= 4)
-    buf_printf(b, ", %s", span_text(src, parts[3]));
-  buf_puts(b, ">>>(");
+  if (!k->dyn_shared) {
+    /* Block, size and stream as written, line breaks kept. */
+    buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
+    buf_add(b, t + parts[1].b, lp + 1 - parts[1].b);
+  } else {
+    buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du), %s, %du * (size_t)__tf_dsmem", d, k->p.factor,
+               span_text(src, parts[1]), k->p.factor);
+    if (np >= 4)
+      buf_printf(b, ", %s", span_text(src, parts[3]));
+    buf_puts(b, ">>>(");
+  }
   buf_printf(b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d, k->dyn_shared ? ", __tf_dsmem" : "",
              no_args ? "" : ", ");
   buf_add(b, t + lp + 1, call->end - lp - 1);
@@ -330,7 +335,7 @@ static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int 
                                EditList *el) {
   Buf b = {0};
   buf_puts(&b, "[&] { ");
-  add_block_launch(u, call, k, parts, np, cb, ce, &b);
+  add_block_launch(u, call, k, parts, np, cb, ce, "return ", &b);
   buf_puts(&b, "; }()");
   edit_replace(el, call->begin, call->end - call->begin, b.data);
   buf_free(&b);
@@ -403,7 +408,7 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
     return false;
   Buf b = {0};
   buf_puts(&b, "{ ");
-  add_block_launch(u, call, k, parts, np, cb, ce, &b);
+  add_block_launch(u, call, k, parts, np, cb, ce, "", &b);
   buf_puts(&b, "; }");
   edit_replace(el, call->begin, end - call->begin, b.data);
   buf_free(&b);
