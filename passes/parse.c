@@ -33,13 +33,6 @@ static Impl *impl_of(const Unit *u) { return u->impl; }
 
 /* ---- symbols ---- */
 
-static size_t hash_str(const char *s) {
-  size_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
 static Sym **sym_slot(Impl *im, const char *usr) {
   if (im->count * 2 >= im->cap) {
     size_t ncap = im->cap ? im->cap * 2 : 1024;
@@ -48,7 +41,7 @@ static Sym **sym_slot(Impl *im, const char *usr) {
       Sym *s = im->table[i];
       if (!s)
         continue;
-      size_t j = hash_str(s->usr) & (ncap - 1);
+      size_t j = str_hash(s->usr) & (ncap - 1);
       while (nt[j])
         j = (j + 1) & (ncap - 1);
       nt[j] = s;
@@ -57,7 +50,7 @@ static Sym **sym_slot(Impl *im, const char *usr) {
     im->table = nt;
     im->cap = ncap;
   }
-  size_t j = hash_str(usr) & (im->cap - 1);
+  size_t j = str_hash(usr) & (im->cap - 1);
   while (im->table[j] && strcmp(im->table[j]->usr, usr))
     j = (j + 1) & (im->cap - 1);
   return &im->table[j];
@@ -835,33 +828,17 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
 static const char *preamble_pch(CXIndex index, Vec *args) {
   if (getenv("TFUSE_NO_PCH"))
     return NULL;
-  const char *dir = getenv("TFUSE_CACHE_DIR");
-  if (!dir || !*dir) {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-      dir = arena_printf("%s/tfuse", xdg);
-    else if (home && *home)
-      dir = arena_printf("%s/.cache/tfuse", home);
-    else
-      return NULL;
-  }
+  const char *dir = cache_dir();
+  if (!dir)
+    return NULL;
   CXString ver = clang_getClangVersion();
-  size_t h = hash_str(clang_getCString(ver));
+  size_t h = str_hash(clang_getCString(ver));
   clang_disposeString(ver);
   for (int i = 0; i < args->len; i++)
-    h = h * 31 + hash_str(args->items[i]);
+    h = h * 31 + str_hash(args->items[i]);
   const char *path = arena_printf("%s/preamble-%016zx.pch", dir, h);
   if (access(path, R_OK) == 0)
     return path;
-  /* mkdir -p */
-  char *d = arena_strdup(dir);
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      mkdir(d, 0755);
-      *p = '/';
-    }
-  mkdir(d, 0755);
   struct CXUnsavedFile empty = {"tfuse-preamble.cu", "", 0};
   CXTranslationUnit tu = NULL;
   if (clang_parseTranslationUnit2(index, "tfuse-preamble.cu", (const char *const *)args->items, args->len, &empty,
@@ -889,20 +866,25 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   vec_push(&args, "-Wno-unknown-cuda-version");
   vec_push(&args, "-Wno-unknown-pragmas");
   vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
-  /* CUDA 13 keeps CCCL (cuda/std, cub, thrust) under include/cccl, which
-   * nvcc searches implicitly; cooperative_groups.h includes from it. */
-  const char *cccl = arena_printf("%s/include/cccl", opt->cuda_path);
-  if (access(cccl, R_OK) == 0) {
-    vec_push(&args, "-isystem");
-    vec_push(&args, (char *)cccl);
-  }
-  if (opt->compdb_dir && !compdb_load_args(opt, &args)) {
+  /* What the file's compiler would see: the compilation database's command
+   * and the command line's compiler flags, nvcc's include folders and
+   * macros (tool/flags.c). */
+  Vec flags = {0};
+  Compiler cc = CC_NVCC;
+  if (opt->compdb_dir && !compdb_flags(opt, src->path, &cc, &flags)) {
     vec_free(&args);
     return false;
   }
-  for (int i = 0; i < opt->clang_args.len; i++)
-    vec_push(&args, opt->clang_args.items[i]);
+  flags_normalize(cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &flags);
+  flags_parser_args(opt->cuda_path, cc, &flags, &args);
+  vec_free(&flags);
 
+  if (opt->verbose) {
+    fprintf(stderr, "tfuse: parsing %s with:", src->path);
+    for (int i = 0; i < args.len; i++)
+      fprintf(stderr, " %s", (char *)args.items[i]);
+    fputc('\n', stderr);
+  }
   im->index = clang_createIndex(0, 0);
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;

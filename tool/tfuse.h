@@ -38,6 +38,8 @@ char *arena_strdup(const char *s);
 char *arena_strndup(const char *s, size_t n);
 char *arena_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void arena_free_all(void);
+/* FNV-1a hash of a string. */
+size_t str_hash(const char *s);
 
 /* ===================== tool/source.c ===================== */
 
@@ -128,10 +130,11 @@ typedef struct {
   bool skip_unsafe;
   bool external_launches; /* -external-launches: no launch in the file is not an error */
   bool check;             /* -check: keep the originals, checked launches */
+  bool verbose;           /* -v: print the parser's arguments */
   const char *dump_after; /* pass name or NULL */
   Params cli;             /* from the command line; overrides pragmas */
   Vec kernels;            /* char*: -kernel NAME */
-  Vec clang_args;         /* char*: -I, -D, and everything after -- */
+  Vec compiler_args;      /* char*: -I, -D... and everything after --, as given (nvcc's spellings) */
   const char *cuda_path;
   const char *compdb_dir; /* -p BUILD_DIR */
 } Options;
@@ -146,11 +149,29 @@ bool params_set_mapping(Params *p, const char *v);
 const char *mode_name(Mode m);
 const char *mapping_name(Mapping m);
 
+/* ===================== tool/flags.c ===================== */
+
+/* The compiler a command line is for: its spellings, and what it defines. */
+typedef enum { CC_NVCC, CC_CLANG } Compiler;
+/* One option of a compiler command line, read (see flags.c). */
+typedef struct Flag Flag;
+
+/* The user's cache folder ($TFUSE_CACHE_DIR, else $XDG_CACHE_HOME/tfuse,
+ * else ~/.cache/tfuse), created if missing; NULL when there is none. */
+const char *cache_dir(void);
+/* Reads compiler options (no compiler, no input) into Flag*s appended to
+ * out; relative paths are taken against dir (NULL: the current folder). */
+void flags_normalize(Compiler cc, char *const *argv, int argc, const char *dir, Vec *out);
+/* Appends the parser's (clang's) arguments for those flags: the include
+ * folders and macros the compiler would use, nvcc's asked of nvcc. */
+void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out);
+
 /* ===================== tool/compdb.c ===================== */
 
-/* Appends the parser flags recorded for opt->input in
- * opt->compdb_dir/compile_commands.json; false after an error. */
-bool compdb_load_args(const Options *opt, Vec *out);
+/* Reads the command recorded for `input` in opt->compdb_dir/compile_commands.json
+ * into Flag*s appended to out (flags_normalize), and its compiler into *cc;
+ * false after an error. */
+bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out);
 
 /* ===================== passes/parse.c ===================== */
 
