@@ -59,7 +59,7 @@ static void pts_union(PointsTo *into, const PointsTo *from) {
   into->unknown |= from->unknown;
 }
 
-static Node *strip_casts(Node *n) {
+static Node *strip_implicit(Node *n) {
   while (n && (n->kind == N_PAREN || n->kind == N_UNEXPOSED) && n->nkid >= 1)
     n = n->kid[n->nkid - 1];
   return n;
@@ -70,7 +70,7 @@ static void pts_of(Node *n, PointsTo *out);
 /* The objects an lvalue designates (the whole variable for an element or
  * member of it).  `this_obj` is set for a member of the implicit object. */
 static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
-  Node *n = strip_casts(lv);
+  Node *n = strip_implicit(lv);
   if (!n) {
     out->unknown = true;
     return;
@@ -91,7 +91,7 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
       add_sym(&out->syms, n->sym);
     return;
   case N_SUBSCRIPT: {
-    Node *base = strip_casts(n->kid[0]);
+    Node *base = strip_implicit(n->kid[0]);
     if (base && base->kind == N_DECL_REF && base->sym && base->sym->is_array && base->sym->kind != SYM_PARAM) {
       lvalue_objects(base, out, this_obj);
       return;
@@ -99,7 +99,7 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
     if (base && base->kind == N_SUBSCRIPT) { /* a[i][j]: a row of an array */
       Node *root = base;
       while (root && root->kind == N_SUBSCRIPT)
-        root = strip_casts(root->kid[0]);
+        root = strip_implicit(root->kid[0]);
       if (root && root->kind == N_DECL_REF && root->sym && root->sym->is_array && root->sym->kind != SYM_PARAM) {
         lvalue_objects(root, out, this_obj);
         return;
@@ -182,7 +182,7 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
 
 /* What a pointer-valued expression may point into. */
 static void pts_of(Node *n, PointsTo *out) {
-  n = strip_casts(n);
+  n = strip_implicit(n);
   if (!n) {
     out->unknown = true;
     return;
@@ -267,7 +267,7 @@ static void pts_of(Node *n, PointsTo *out) {
       pts_of(n->kid[i], out);
     return;
   case N_CAST: {
-    Node *op = n->nkid ? strip_casts(n->kid[n->nkid - 1]) : NULL;
+    Node *op = n->nkid ? strip_implicit(n->kid[n->nkid - 1]) : NULL;
     if (!op || (op->type_integral && op->kind != N_LITERAL)) {
       out->unknown = true; /* a pointer made from an integer */
       return;
@@ -336,7 +336,7 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
   Sym *fn = call->sym;
   int callee = -1;
   for (int i = 0; i < call->nkid && fn; i++) {
-    Node *c = strip_casts(call->kid[i]);
+    Node *c = strip_implicit(call->kid[i]);
     if (c && c->kind == N_DECL_REF && c->sym == fn) {
       callee = i;
       break;
@@ -357,7 +357,7 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
     }
     return;
   }
-  Node *c0 = call->nkid ? strip_casts(call->kid[0]) : NULL;
+  Node *c0 = call->nkid ? strip_implicit(call->kid[0]) : NULL;
   if (c0 && c0->kind == N_MEMBER && fn && fn->is_method) {
     /* obj.f(args) or p->f(args). */
     if (c0->nkid == 1) {
@@ -546,7 +546,7 @@ bool stmt_is_idempotent_store(Node *s) {
   if (node_store_target(n->kid[0]))
     return false; /* a local: not a store to memory */
   Effects lhs = {0}, rhs = {0};
-  Node *l = strip_casts(n->kid[0]);
+  Node *l = strip_implicit(n->kid[0]);
   for (int i = 0; l && i < l->nkid; i++)
     effects_of(l->kid[i], &lhs);
   effects_of(n->kid[1], &rhs);
@@ -592,13 +592,13 @@ static void pts_walk(PtsRun *run, Node *n) {
       pts_assign(run, n->sym, init);
   }
   if (n->kind == N_ASSIGN && n->nkid == 2) {
-    Node *l = strip_casts(n->kid[0]);
+    Node *l = strip_implicit(n->kid[0]);
     if (l && l->kind == N_DECL_REF && l->sym && l->sym->is_pointer)
       pts_assign(run, l->sym, n->op == OP_ASSIGN ? n->kid[1] : n);
   }
   /* A pointer whose address is taken may be set through it. */
   if (n->kind == N_UNOP && n->op == OP_ADDR) {
-    Node *l = strip_casts(n->kid[0]);
+    Node *l = strip_implicit(n->kid[0]);
     if (l && l->kind == N_DECL_REF && l->sym && l->sym->kind == SYM_LOCAL && l->sym->is_pointer) {
       if (!l->sym->pts)
         l->sym->pts = arena_alloc(sizeof *l->sym->pts);
@@ -615,7 +615,7 @@ static void pts_walk(PtsRun *run, Node *n) {
     Vec args = {0};
     call_args(n, &obj, &obj_ptr, &args);
     for (int i = 0; i < args.len && i < 32; i++) {
-      Node *a = strip_casts(args.items[i]);
+      Node *a = strip_implicit(args.items[i]);
       if ((n->sym->ref_params >> i & 1) && a && a->kind == N_DECL_REF && a->sym && a->sym->kind == SYM_LOCAL &&
           a->sym->is_pointer) {
         if (!a->sym->pts)
