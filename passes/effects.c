@@ -825,6 +825,25 @@ bool stmt_is_per_copy(Node *s) {
   return node_effects_beyond_locals(s) && !stmt_is_idempotent_store(s);
 }
 
+/* ---- the kernel's shared variables ---- */
+
+static void shared_rec(Node *n, Vec *out, int depth) {
+  if (n->sym && n->sym->kind == SYM_SHARED)
+    add_sym(out, n->sym);
+  if (n->kind == N_CALL && depth < 16) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn->kind == SYM_FUNC && fn->body)
+        shared_rec(fn->body, out, depth + 1);
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    shared_rec(n->kid[i], out, depth);
+}
+
+void kernel_shared_vars(Node *fn, Vec *out) { shared_rec(fn, out, 0); }
+
 /* ---- points-to sets of pointer locals ---- */
 
 typedef struct {

@@ -412,20 +412,6 @@ static void walk(Legal *L, Node *n) {
   }
 }
 
-static void shared_vars(Node *n, Vec *out, int depth) {
-  if (n->sym && n->sym->kind == SYM_SHARED && !n->sym->is_extern) {
-    bool seen = false;
-    for (int i = 0; i < out->len && !seen; i++)
-      seen = out->items[i] == n->sym;
-    if (!seen)
-      vec_push(out, n->sym);
-  }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
-    shared_vars(n->sym->body, out, depth + 1);
-  for (int i = 0; i < n->nkid; i++)
-    shared_vars(n->kid[i], out, depth);
-}
-
 /* Block mode replicates a shared variable K times: the static total must
  * stay within the 48 KB a block may declare statically (CUDA programming
  * guide, "Shared Memory"), or ptxas rejects the output.  Refused here, with
@@ -436,11 +422,13 @@ static void check_static_shared(Legal *L) {
   if (k->p.mode != MODE_BLOCK)
     return;
   Vec vars = {0};
-  shared_vars(k->fn, &vars, 0);
+  kernel_shared_vars(k->fn, &vars);
   long long total = 0, replicated = 0;
   Sym *largest = NULL;
   for (int i = 0; i < vars.len; i++) {
     Sym *s = vars.items[i];
+    if (s->is_extern)
+      continue; /* dynamic: not part of the static size */
     if (s->bytes < 0) {
       vec_free(&vars);
       return;

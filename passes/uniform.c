@@ -579,25 +579,11 @@ static void reset_syms(Node *n) {
     reset_syms(n->kid[i]);
 }
 
-static void collect_shared(UA *ua, Node *n, int depth) {
-  if (n->sym && n->sym->kind == SYM_SHARED) {
-    bool seen = false;
-    for (int i = 0; i < ua->shared.len && !seen; i++)
-      seen = ua->shared.items[i] == n->sym;
-    if (!seen)
-      vec_push(&ua->shared, n->sym);
-  }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
-    collect_shared(ua, n->sym->body, depth + 1);
-  for (int i = 0; i < n->nkid; i++)
-    collect_shared(ua, n->kid[i], depth);
-}
-
 void uniform_analyze(Unit *u, Kernel *k) {
   UA ua = {.u = u, .k = k};
   reset_syms(k->fn);
   effects_prepare(u, k);
-  collect_shared(&ua, k->fn, 0);
+  kernel_shared_vars(k->fn, &ua.shared);
   Node *body = k->fn->sym->body;
   /* Parameters are uniform: every copy receives the same arguments. */
   int rounds = 0;

@@ -414,6 +414,9 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
+/* Adds to out (once each) every __shared__ variable that the function fn (a
+ * kernel's N_FUNC) and the functions it calls name, extern ones included. */
+void kernel_shared_vars(Node *fn, Vec *out);
 
 /* ===================== passes/legality.c ===================== */
 
