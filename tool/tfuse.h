@@ -219,11 +219,17 @@ struct Sym {
   bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
   bool is_ctor;         /* SYM_FUNC: a constructor */
   Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
-  Node *body;       /* SYM_FUNC: definition body if seen */
+  bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
+  Node *body;       /* SYM_FUNC: definition body if seen (in the main file, or loaded by unit_load_body) */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
   unsigned ref_params; /* SYM_FUNC: bit i: parameter i is a non-const reference */
+  unsigned dep_params; /* SYM_FUNC: bit i: parameter i has a dependent type (a pointer, maybe) */
   int nparams;
+  bool type_dependent; /* variables: the type depends on a template parameter */
+  bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...): the host-side
+                          parse does not see the device code */
+  void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the main file */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
   bool addr_taken;
@@ -249,6 +255,10 @@ struct Node {
   Node *parent;
   Node **kid;
   int nkid;
+  /* N_CALL of a dependent name in a template (sym is NULL): every function the
+   * name may call (the overload set clang found); spelling is the name. */
+  Sym **cand;
+  int ncand;
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
@@ -297,6 +307,8 @@ typedef struct {
   Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes), main file */
   Vec launches;   /* Node* N_CALL with is_launch */
   Vec idents;     /* char*: every identifier spelled in the main file */
+  Vec extern_functions; /* Node* N_FUNC defined outside the main file whose bodies were loaded for analysis
+                           (unit_load_body); their offsets do not point into the main file */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
 
@@ -304,6 +316,10 @@ typedef struct {
  * false when the file could not be parsed. */
 bool parse_unit(Unit *u, Source *src, const Options *opt);
 void parse_dispose(Unit *u);
+/* Builds the body of fn when it is defined outside the main file (a header);
+ * returns whether fn has a body now.  For analysis only: the nodes' offsets
+ * are not in the main file's text. */
+bool unit_load_body(Unit *u, Sym *fn);
 bool unit_has_ident(const Unit *u, const char *name);
 /* Offset just past the bracket matching the one at `open`, skipping
  * comments and literals; returns `limit` if unmatched. */
@@ -375,7 +391,36 @@ typedef struct {
   bool allocates; /* new, delete */
 } Effects;
 
-/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k. */
+/* What a called function does, for every decision about calls (one table of
+ * CUDA's and the C library's functions in effects.c, else the function's
+ * body).  Besides its class, every known function writes through its
+ * non-const pointer and reference parameters (sincosf's outputs). */
+typedef enum {
+  FN_UNKNOWN,     /* no body tfuse can read and not in the table: refused */
+  FN_BODY,        /* analysed by its body (the user's, or a header's) */
+  FN_PURE,        /* a value of its arguments: math, conversions, bit tricks */
+  FN_LOAD,        /* also reads memory through a pointer argument (__ldg, textures): like a load */
+  FN_LOAD_SHARED, /* reads memory that other threads may be writing (__ldcv, __ldlu): a value per copy */
+  FN_STORE,       /* writes memory (atomics, __stcg, memcpy, curand): once per copy, a value per copy */
+  FN_EFFECT,      /* an effect of its own (printf, assert, __trap, __nanosleep): once per copy */
+  FN_ALLOC,       /* malloc, free: once per copy */
+  FN_CLOCK,       /* clock(), clock64(): differs at every call: a value per copy */
+  FN_FENCE,       /* __threadfence*: once per copy */
+  FN_WARP,        /* warp-synchronous: shuffles, votes, __syncwarp, __match, __reduce_*_sync */
+  FN_BARRIER,     /* __syncthreads */
+  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: refused */
+  FN_COOPERATIVE, /* cooperative groups: refused */
+  FN_UNSUPPORTED, /* clusters, mbarriers, named barriers, the device runtime: refused */
+} FnClass;
+
+FnClass fn_class(const Sym *fn);
+/* A short phrase for a class (for messages and -report). */
+const char *fn_class_name(FnClass c);
+/* Whether fn is one of CUDA's or the C library's functions in the table. */
+bool fn_is_known(const Sym *fn);
+
+/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k;
+ * loads the bodies of the header functions k may call (unit_load_body). */
 void effects_prepare(Unit *u, Kernel *k);
 /* Adds to e everything evaluating n may write. */
 void effects_of(Node *n, Effects *e);
@@ -395,6 +440,9 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
+/* Adds to out (once each) every __shared__ variable that the function fn (a
+ * kernel's N_FUNC) and the functions it calls name, extern ones included. */
+void kernel_shared_vars(Node *fn, Vec *out);
 
 /* ===================== passes/legality.c ===================== */
 
