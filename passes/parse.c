@@ -867,6 +867,79 @@ static void import_function(Unit *u, CXCursor c) {
   }
 }
 
+/* ---- macros (for passes/macros.c) ---- */
+
+static char **token_spellings(Unit *u, CXSourceRange r, int *n) {
+  Impl *im = impl_of(u);
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(im->tu, r, &toks, &nt);
+  char **out = arena_alloc(sizeof(char *) * (nt + 1));
+  for (unsigned i = 0; i < nt; i++)
+    out[i] = take_string(clang_getTokenSpelling(im->tu, toks[i]));
+  if (toks)
+    clang_disposeTokens(im->tu, toks, nt);
+  *n = (int)nt;
+  return out;
+}
+
+/* The Macro of a definition cursor, made once: its name, parameters and
+ * body tokens. */
+static Macro *macro_of(Unit *u, CXCursor def) {
+  char *name = take_string(clang_getCursorSpelling(def));
+  unsigned off = 0;
+  CXFile f;
+  clang_getSpellingLocation(clang_getCursorLocation(def), &f, NULL, NULL, &off);
+  char *file = f ? take_string(clang_getFileName(f)) : arena_strdup("");
+  for (int i = 0; i < u->macros.len; i++) {
+    Macro *m = u->macros.items[i];
+    if (m->def_off == off && !strcmp(m->name, name) && !strcmp(m->file, file))
+      return m;
+  }
+  Macro *m = arena_alloc(sizeof *m);
+  m->name = name;
+  m->file = file;
+  m->def_off = off;
+  m->func_like = clang_Cursor_isMacroFunctionLike(def);
+  int nt;
+  char **t = token_spellings(u, clang_getCursorExtent(def), &nt);
+  int i = 1; /* t[0] is the name */
+  if (m->func_like && i < nt && !strcmp(t[i], "(")) {
+    m->params = arena_alloc(sizeof(char *) * (size_t)nt);
+    for (i++; i < nt && strcmp(t[i], ")"); i++) {
+      if (!strcmp(t[i], ","))
+        continue;
+      if (!strcmp(t[i], "...")) {
+        m->variadic = true;
+        continue;
+      }
+      m->params[m->nparams++] = t[i];
+    }
+    i++;
+  }
+  m->body = t + (i < nt ? i : nt);
+  m->nbody = i < nt ? nt - i : 0;
+  vec_push(&u->macros, m);
+  return m;
+}
+
+static void import_macro_use(Unit *u, CXCursor c) {
+  Impl *im = impl_of(u);
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned b, e;
+  if (!loc_in_main(im, clang_getRangeStart(r), &b) || !loc_in_main(im, clang_getRangeEnd(r), &e) || e <= b)
+    return;
+  CXCursor def = clang_getCursorReferenced(c);
+  if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_MacroDefinition)
+    return;
+  MacroUse *mu = arena_alloc(sizeof *mu);
+  mu->begin = b;
+  mu->end = e;
+  mu->macro = macro_of(u, def);
+  mu->tok = token_spellings(u, r, &mu->ntok);
+  vec_push(&u->macro_uses, mu);
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   Unit *u = data;
   Impl *im = impl_of(u);
@@ -875,6 +948,14 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   enum CXCursorKind k = clang_getCursorKind(c);
   if (is_function_kind(k)) {
     import_function(u, c);
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_MacroDefinition) {
+    macro_of(u, c);
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_MacroExpansion) {
+    import_macro_use(u, c);
     return CXChildVisit_Continue;
   }
   switch (k) {
@@ -1008,13 +1089,17 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
     fputc('\n', stderr);
   }
   im->index = clang_createIndex(0, 0);
+  /* The text parsed is the Source's (the file's, or the file's with macro
+   * uses expanded, see macros.c); macro uses and definitions are kept. */
+  struct CXUnsavedFile unsaved = {src->path, src->text, (unsigned long)src->len};
+  unsigned tu_flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;
   if (pch) {
     vec_push(&args, "-include-pch");
     vec_push(&args, (void *)pch);
-    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
-                                     CXTranslationUnit_KeepGoing, &im->tu);
+    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, &unsaved, 1,
+                                     tu_flags, &im->tu);
     args.len -= 2;
     /* A stale or unusable cache: fall back to a plain parse. */
     if (ec == CXError_Success && clang_getNumDiagnostics(im->tu) > 0) {
@@ -1036,8 +1121,8 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
     }
   }
   if (ec != CXError_Success || !im->tu)
-    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
-                                     CXTranslationUnit_KeepGoing, &im->tu);
+    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, &unsaved, 1,
+                                     tu_flags, &im->tu);
   vec_free(&args);
   if (ec != CXError_Success) {
     error_plain("%s '%s'", error_code_sentence(ec), src->path);

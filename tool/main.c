@@ -59,6 +59,21 @@ int tfuse_main(int argc, char **argv) {
   annotate_kernels(&unit, &opt, &kernels);
   if (error_count())
     goto out;
+  /* Macro uses in the kernels that hide names to rewrite: expanded in the
+   * text, which is parsed again (passes/macros.c). */
+  size_t expanded_len;
+  char *expanded = macros_expand_kernels(&unit, &kernels, &expanded_len);
+  if (expanded) {
+    parse_dispose(&unit);
+    memset(&unit, 0, sizeof unit);
+    kernels.len = 0;
+    source_set_text(&src, expanded, expanded_len);
+    if (!parse_unit(&unit, &src, &opt))
+      goto out;
+    annotate_kernels(&unit, &opt, &kernels);
+    if (error_count())
+      goto out;
+  }
   if (kernels.len == 0)
     warning_plain("no kernel in '%s' is marked '#pragma tfuse coarsen' or named with -kernel; "
                   "the output is the input unchanged", src.path);

@@ -24,10 +24,14 @@ bool source_load(Source *src, const char *path) {
     return false;
   }
   src->path = path;
-  src->len = b.len;
-  src->text = arena_strndup(b.data ? b.data : "", b.len);
+  source_set_text(src, arena_strndup(b.data ? b.data : "", b.len), b.len);
   buf_free(&b);
+  return true;
+}
 
+void source_set_text(Source *src, char *text, size_t len) {
+  src->len = len;
+  src->text = text;
   int cap = 1;
   for (size_t i = 0; i < src->len; i++)
     cap += src->text[i] == '\n';
@@ -37,7 +41,6 @@ bool source_load(Source *src, const char *path) {
   for (size_t i = 0; i < src->len; i++)
     if (src->text[i] == '\n')
       src->line_start[src->nlines++] = (unsigned)i + 1;
-  return true;
 }
 
 void source_linecol(const Source *src, unsigned off, int *line, int *col) {

@@ -53,6 +53,8 @@ typedef struct {
 } Source;
 
 bool source_load(Source *src, const char *path);
+/* Replaces the text (arena memory) and its line table. */
+void source_set_text(Source *src, char *text, size_t len);
 void source_linecol(const Source *src, unsigned off, int *line, int *col);
 /* The line containing off, without its newline. */
 const char *source_line(const Source *src, unsigned off, size_t *len);
@@ -300,6 +302,23 @@ typedef enum {
 
 typedef struct Kernel Kernel;
 
+/* A macro definition (parse.c), as tokens: for passes/macros.c. */
+typedef struct {
+  char *name, *file;
+  unsigned def_off;
+  bool func_like, variadic;
+  int nparams, nbody;
+  char **params, **body;
+} Macro;
+
+/* A macro invocation in the main file: its extent and its own tokens. */
+typedef struct {
+  unsigned begin, end;
+  Macro *macro;
+  int ntok;
+  char **tok;
+} MacroUse;
+
 /* A parsed input: the kernels, launches and every other function. */
 typedef struct {
   Source *src;
@@ -309,6 +328,8 @@ typedef struct {
   Vec idents;     /* char*: every identifier spelled in the main file */
   Vec extern_functions; /* Node* N_FUNC defined outside the main file whose bodies were loaded for analysis
                            (unit_load_body); their offsets do not point into the main file */
+  Vec macros;     /* Macro*: definitions in the main file, and those its macro uses name */
+  Vec macro_uses; /* MacroUse*: macro invocations written in the main file */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
 
@@ -471,6 +492,15 @@ void promote_analyze(Unit *u, Kernel *k, const Options *opt);
 
 /* Rewrites the kernel's body (and signature) as K copies. */
 bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
+
+/* ===================== passes/macros.c ===================== */
+
+/* The main file's text with the macro uses inside the coarsened kernels
+ * whose expansion names a thread or block builtin or one of the kernel's
+ * own variables replaced by their expansion (tfuse rewrites text, and a
+ * name spelled in a macro's body has no text at the use); NULL when there
+ * is none to expand. */
+char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len);
 
 /* ===================== passes/launch.c ===================== */
 

@@ -1,0 +1,284 @@
+/* macros: expands, in the text, the macro uses inside coarsened kernels
+ * that hide a name tfuse must rewrite.
+ *
+ * Contract: requires the parsed unit (Unit.macros, Unit.macro_uses from
+ * parse.c) and the chosen kernels; provides the main file's text with those
+ * uses replaced by their expansion, or NULL when there is nothing to expand.
+ * The driver then parses that text instead of the file's, so every later
+ * pass sees the names in the kernel's own text.
+ *
+ * tfuse rewrites source text: `blockIdx.x` spelled in a macro's body
+ * (`#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`) has no text at
+ * its use to rewrite, and neither has a kernel variable named there. Such a
+ * use is replaced by its expansion, as the preprocessor would make it:
+ * parameters replaced by the (expanded) arguments, `__VA_ARGS__` by the
+ * variable arguments, the result rescanned for further macros, a macro not
+ * expanded inside itself. Tokens are joined by single spaces, which the
+ * preprocessor's output would not merge either. A body with `#` or `##`, a
+ * macro whose definition tfuse has not seen, or arguments that do not match
+ * leave the use as it is (legality then refuses what it must, as before).
+ *
+ *   int i = IDX;   ->   int i = (blockIdx.x * blockDim.x + threadIdx.x);
+ */
+#include "tfuse.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  char **t;
+  int n, cap;
+} Toks;
+
+static void push(Toks *o, char *t) {
+  if (o->n == o->cap) {
+    int cap = o->cap ? o->cap * 2 : 16;
+    char **nt = arena_alloc(sizeof(char *) * (size_t)cap);
+    if (o->n)
+      memcpy(nt, o->t, sizeof(char *) * (size_t)o->n);
+    o->t = nt;
+    o->cap = cap;
+  }
+  o->t[o->n++] = t;
+}
+
+static Macro *find_macro(Unit *u, const char *name) {
+  for (int i = u->macros.len - 1; i >= 0; i--) {
+    Macro *m = u->macros.items[i];
+    if (!strcmp(m->name, name))
+      return m;
+  }
+  return NULL;
+}
+
+static bool is_ident(const char *t) { return t[0] == '_' || isalpha((unsigned char)t[0]); }
+
+typedef struct {
+  const char *names[64];
+  int n;
+} Hide;
+
+static bool hidden(const Hide *h, const char *name) {
+  for (int i = 0; i < h->n; i++)
+    if (!strcmp(h->names[i], name))
+      return true;
+  return false;
+}
+
+/* An expansion under way: the macros, the kernel's variable names, and
+ * whether a macro body (not an argument) named one of them or a builtin. */
+typedef struct {
+  Unit *u;
+  const Vec *names;
+  bool needed;
+} MX;
+
+static bool names_what_is_rewritten(const MX *x, const char *t) {
+  static const char *builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+  for (size_t b = 0; b < sizeof builtins / sizeof *builtins; b++)
+    if (!strcmp(t, builtins[b]))
+      return true;
+  for (int j = 0; j < x->names->len; j++)
+    if (!strcmp(t, x->names->items[j]))
+      return true;
+  return false;
+}
+
+static bool expand(MX *x, char **in, int n, Hide *hide, Toks *out, int depth);
+
+/* The arguments of a function-like use starting at in[*i] == "(": their
+ * token ranges, split at top-level commas. */
+static bool collect_args(char **in, int n, int *i, int *ab, int *ae, int *nargs, int max) {
+  int depth = 0, start = *i + 1;
+  *nargs = 0;
+  for (int j = *i; j < n; j++) {
+    if (!strcmp(in[j], "(") || !strcmp(in[j], "[") || !strcmp(in[j], "{")) {
+      depth++;
+    } else if (!strcmp(in[j], ")") || !strcmp(in[j], "]") || !strcmp(in[j], "}")) {
+      if (--depth == 0) {
+        if (*nargs >= max)
+          return false;
+        ab[*nargs] = start;
+        ae[(*nargs)++] = j;
+        *i = j + 1;
+        return true;
+      }
+    } else if (!strcmp(in[j], ",") && depth == 1) {
+      if (*nargs >= max)
+        return false;
+      ab[*nargs] = start;
+      ae[(*nargs)++] = j;
+      start = j + 1;
+    }
+  }
+  return false;
+}
+
+/* One use of m at in[*i] (its name); appends the expansion to out. */
+static bool expand_use(MX *x, Macro *m, char **in, int n, int *i, Hide *hide, Toks *out, int depth) {
+  for (int b = 0; b < m->nbody; b++)
+    if (!strcmp(m->body[b], "#") || !strcmp(m->body[b], "##"))
+      return false;
+  Toks body = {0};
+  int next = *i + 1;
+  if (m->func_like) {
+    if (next >= n || strcmp(in[next], "("))
+      return false; /* the name alone is not a use */
+    int ab[64], ae[64], nargs;
+    if (!collect_args(in, n, &next, ab, ae, &nargs, 64))
+      return false;
+    if (nargs == 1 && ab[0] == ae[0] && m->nparams == 0)
+      nargs = 0; /* `F()` */
+    if (nargs < m->nparams || (nargs > m->nparams && !m->variadic))
+      return false;
+    for (int b = 0; b < m->nbody; b++) {
+      const char *t = m->body[b];
+      int p = -1;
+      for (int q = 0; q < m->nparams; q++)
+        if (!strcmp(m->params[q], t))
+          p = q;
+      if (p >= 0) {
+        if (!expand(x, in + ab[p], ae[p] - ab[p], hide, &body, depth + 1))
+          return false;
+      } else if (!strcmp(t, "__VA_ARGS__") && m->variadic) {
+        for (int a = m->nparams; a < nargs; a++) {
+          if (a > m->nparams)
+            push(&body, ",");
+          if (!expand(x, in + ab[a], ae[a] - ab[a], hide, &body, depth + 1))
+            return false;
+        }
+      } else {
+        x->needed |= names_what_is_rewritten(x, t);
+        push(&body, (char *)t);
+      }
+    }
+  } else {
+    for (int b = 0; b < m->nbody; b++) {
+      x->needed |= names_what_is_rewritten(x, m->body[b]);
+      push(&body, m->body[b]);
+    }
+  }
+  if (hide->n >= 64)
+    return false;
+  hide->names[hide->n++] = m->name;
+  bool ok = expand(x, body.t, body.n, hide, out, depth + 1);
+  hide->n--;
+  *i = next;
+  return ok;
+}
+
+/* Expands in[0..n) into out, rescanning; false if any use cannot be. */
+static bool expand(MX *x, char **in, int n, Hide *hide, Toks *out, int depth) {
+  if (depth > 64)
+    return false;
+  for (int i = 0; i < n;) {
+    Macro *m = is_ident(in[i]) && !hidden(hide, in[i]) ? find_macro(x->u, in[i]) : NULL;
+    if (m && (!m->func_like || (i + 1 < n && !strcmp(in[i + 1], "(")))) {
+      if (!expand_use(x, m, in, n, &i, hide, out, depth))
+        return false;
+      continue;
+    }
+    push(out, in[i++]);
+  }
+  return true;
+}
+
+static void kernel_names(Node *n, Vec *names) {
+  if ((n->kind == N_VAR || n->kind == N_PARAM) && n->sym && n->sym->name)
+    vec_push(names, n->sym->name);
+  for (int i = 0; i < n->nkid; i++)
+    kernel_names(n->kid[i], names);
+}
+
+typedef struct {
+  unsigned begin, end;
+  char *text;
+} Repl;
+
+static bool is_one_of(const char *t, const char *const *set) {
+  for (; *set; set++)
+    if (!strcmp(t, *set))
+      return true;
+  return false;
+}
+
+/* Whether two tokens may be written without a space between them and still
+ * read as the same two tokens: around member access and brackets, which
+ * makes `blockIdx.x` read as written. */
+static bool glued(const char *a, const char *b) {
+  static const char *const after[] = {"(", "[", ".", "->", "::", NULL};
+  static const char *const before[] = {")", "]", ",", ";", NULL};
+  static const char *const member[] = {".", "->", "::", NULL};
+  if (is_one_of(a, after) || is_one_of(b, before))
+    return true;
+  bool a_ends_name = is_ident(a) || !strcmp(a, ")") || !strcmp(a, "]");
+  return a_ends_name && (is_one_of(b, member) || (!strcmp(b, "[") || (is_ident(a) && !strcmp(b, "("))));
+}
+
+static int by_begin(const void *a, const void *b) {
+  const Repl *x = *(Repl *const *)a, *y = *(Repl *const *)b;
+  return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
+  const Source *src = u->src;
+  Vec repl = {0};
+  for (int k = 0; k < kernels->len; k++) {
+    Kernel *kn = kernels->items[k];
+    Node *body = kn->fn->sym->body;
+    if (kn->p.factor <= 1 || !body)
+      continue;
+    Vec names = {0};
+    kernel_names(kn->fn, &names);
+    for (int i = 0; i < u->macro_uses.len; i++) {
+      MacroUse *mu = u->macro_uses.items[i];
+      if (mu->begin < body->begin || mu->end > body->end)
+        continue;
+      bool inner = false; /* a use inside another's arguments goes with it */
+      for (int j = 0; j < u->macro_uses.len && !inner; j++) {
+        MacroUse *o = u->macro_uses.items[j];
+        inner = o != mu && o->begin <= mu->begin && mu->end <= o->end && (o->end - o->begin) > (mu->end - mu->begin);
+      }
+      if (inner)
+        continue;
+      Toks out = {0};
+      Hide hide = {0};
+      MX x = {.u = u, .names = &names};
+      int at = 0;
+      if (!expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) || at != mu->ntok || !x.needed)
+        continue;
+      Buf b = {0};
+      for (int t = 0; t < out.n; t++)
+        buf_printf(&b, "%s%s", t && !glued(out.t[t - 1], out.t[t]) ? " " : "", out.t[t]);
+      Repl *r = arena_alloc(sizeof *r);
+      r->begin = mu->begin;
+      r->end = mu->end;
+      r->text = arena_strdup(b.data ? b.data : "");
+      buf_free(&b);
+      vec_push(&repl, r);
+    }
+    vec_free(&names);
+  }
+  if (repl.len == 0) {
+    vec_free(&repl);
+    return NULL;
+  }
+  qsort(repl.items, (size_t)repl.len, sizeof(void *), by_begin);
+  Buf b = {0};
+  unsigned at = 0;
+  for (int i = 0; i < repl.len; i++) {
+    Repl *r = repl.items[i];
+    if (r->begin < at)
+      continue;
+    buf_add(&b, src->text + at, r->begin - at);
+    buf_puts(&b, r->text);
+    at = r->end;
+  }
+  buf_add(&b, src->text + at, src->len - at);
+  char *text = arena_strndup(b.data, b.len);
+  *len = b.len;
+  buf_free(&b);
+  vec_free(&repl);
+  return text;
+}
