@@ -43,13 +43,21 @@ static void push(Toks *o, char *t) {
   o->t[o->n++] = t;
 }
 
-static Macro *find_macro(Unit *u, const char *name) {
-  for (int i = u->macros.len - 1; i >= 0; i--) {
+/* The one definition of a name; *ambiguous when there are several (a
+ * macro #undef'd and defined again: which one a nested use sees depends on
+ * where it is, so tfuse does not guess). */
+static Macro *find_macro(Unit *u, const char *name, bool *ambiguous) {
+  Macro *found = NULL;
+  *ambiguous = false;
+  for (int i = 0; i < u->macros.len; i++) {
     Macro *m = u->macros.items[i];
-    if (!strcmp(m->name, name))
-      return m;
+    if (!strcmp(m->name, name)) {
+      if (found)
+        *ambiguous = true;
+      found = m;
+    }
   }
-  return NULL;
+  return found;
 }
 
 static bool is_ident(const char *t) { return t[0] == '_' || isalpha((unsigned char)t[0]); }
@@ -173,7 +181,10 @@ static bool expand(MX *x, char **in, int n, Hide *hide, Toks *out, int depth) {
   if (depth > 64)
     return false;
   for (int i = 0; i < n;) {
-    Macro *m = is_ident(in[i]) && !hidden(hide, in[i]) ? find_macro(x->u, in[i]) : NULL;
+    bool ambiguous = false;
+    Macro *m = is_ident(in[i]) && !hidden(hide, in[i]) ? find_macro(x->u, in[i], &ambiguous) : NULL;
+    if (ambiguous)
+      return false;
     if (m && (!m->func_like || (i + 1 < n && !strcmp(in[i + 1], "(")))) {
       if (!expand_use(x, m, in, n, &i, hide, out, depth))
         return false;

@@ -27,6 +27,7 @@ typedef struct {
   /* USR -> Sym, open addressing. */
   Sym **table;
   size_t cap, count;
+  Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -647,6 +648,16 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     b = e = parent ? parent->begin : 0;
   n->begin = b;
   n->end = e < b ? b : e;
+  /* An extent whose last token comes from a macro use ends, for libclang,
+   * where that use *starts* (`i < IDN(nx)` would end before `IDN`): its
+   * end is moved past the use once the uses are known (fix_macro_ends). */
+  if (in_main) {
+    CXFile sf;
+    unsigned so;
+    clang_getSpellingLocation(clang_getRangeEnd(r), &sf, NULL, NULL, &so);
+    if (!sf || !clang_File_isEqual(sf, im->main_file) || so != e)
+      vec_push(&im->macro_ends, n);
+  }
 
   /* The cursor's own location.  A token spelled in a macro *argument* has
    * its spelling in the file's own text at the use (spelling == file
@@ -940,18 +951,38 @@ static void import_macro_use(Unit *u, CXCursor c) {
   vec_push(&u->macro_uses, mu);
 }
 
+/* Moves each extent that ends at the start of a macro use to the end of
+ * the longest use starting there (the outermost one). */
+static void fix_macro_ends(Unit *u) {
+  Impl *im = impl_of(u);
+  for (int i = 0; i < im->macro_ends.len; i++) {
+    Node *n = im->macro_ends.items[i];
+    unsigned end = n->end;
+    for (int j = 0; j < u->macro_uses.len; j++) {
+      MacroUse *mu = u->macro_uses.items[j];
+      if (mu->begin == n->end && mu->end > end)
+        end = mu->end;
+    }
+    n->end = end;
+  }
+  vec_free(&im->macro_ends);
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   Unit *u = data;
   Impl *im = impl_of(u);
+  /* Macro definitions of the user's headers too: macros.c expands uses
+   * whose bodies name other macros. */
+  if (clang_getCursorKind(c) == CXCursor_MacroDefinition &&
+      !clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
+    macro_of(u, c);
+    return CXChildVisit_Continue;
+  }
   if (!loc_in_main(im, clang_getCursorLocation(c), NULL))
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (is_function_kind(k)) {
     import_function(u, c);
-    return CXChildVisit_Continue;
-  }
-  if (k == CXCursor_MacroDefinition) {
-    macro_of(u, c);
     return CXChildVisit_Continue;
   }
   if (k == CXCursor_MacroExpansion) {
@@ -1136,6 +1167,7 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
     return false;
   }
   clang_visitChildren(clang_getTranslationUnitCursor(im->tu), top_visit, u);
+  fix_macro_ends(u);
   return true;
 }
 
