@@ -594,6 +594,24 @@ static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
     edit_insert(el, k->fn->loc, arena_printf("__launch_bounds__(%ld) ", most));
 }
 
+/* Whether `call` launches kernel k: its callee is k, or, in a host
+ * template, a dependent name (`k<T><<<...>>>`) whose every candidate is k's
+ * template and k has no explicit specialization the instantiation might
+ * pick instead. */
+static bool launches_kernel(Unit *u, const Node *call, const Kernel *k) {
+  if (call->sym)
+    return call->sym == k->sym;
+  if (call->ncand == 0)
+    return false;
+  for (int i = 0; i < call->ncand; i++)
+    if (call->cand[i] != k->sym)
+      return false;
+  for (int i = 0; i < u->functions.len; i++)
+    if (((Node *)u->functions.items[i])->sym->spec_of == k->sym)
+      return false;
+  return true;
+}
+
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
   bool check = opt->check;
   bool ok = true;
@@ -606,7 +624,7 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     Node *call = u->launches.items[i];
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (call->sym == k->sym && k->p.factor > 1) {
+      if (launches_kernel(u, call, k) && k->p.factor > 1) {
         /* A macro that expands its argument twice makes two launches of
          * one text: rewritten once. */
         bool twin = false;
