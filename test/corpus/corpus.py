@@ -250,6 +250,15 @@ def cmd_cpu(a):
     results.sort(key=lambda r: (order[r["program"]], r.get("kernel") or "", vorder.get(r.get("variant"), -1)))
     res = {"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(),
            "programs": progs, "results": results}
+    prev = os.path.join(out, "results.json")
+    if only and os.path.exists(prev):  # --only: update those programs in an earlier run of the whole manifest
+        old = json.load(open(prev))
+        res["programs"] = [next((q for q in progs if q["name"] == p["name"]), p) for p in old["programs"]] + \
+            [q for q in progs if q["name"] not in {p["name"] for p in old["programs"]}]
+        res["results"] = [r for r in old["results"] if r["program"] not in only] + results
+        order = {p["name"]: i for i, p in enumerate(res["programs"])}
+        res["results"].sort(key=lambda r: (order[r["program"]], r.get("kernel") or "",
+                                           vorder.get(r.get("variant"), -1)))
     with open(os.path.join(out, "results.json"), "w") as fh:
         json.dump(res, fh, indent=1)
     md = cpu_table(res)
@@ -484,7 +493,7 @@ def main():
     c.add_argument("--tfuse", default=os.path.join(ROOT, "build", "bin", "tfuse"))
     c.add_argument("--nvcc", default="nvcc" if shutil.which("nvcc") else "/usr/local/cuda/bin/nvcc")
     c.add_argument("-j", type=int, default=2)
-    c.add_argument("--only", help="comma-separated program names")
+    c.add_argument("--only", help="comma-separated program names (an earlier results.json in --out is updated)")
     c.add_argument("--no-nvcc", action="store_true", help="skip the nvcc compiles")
     g = sub.add_parser("gpu-pack")
     g.add_argument("--from", required=True, help="the cpu stage's --out")

@@ -88,12 +88,22 @@ def main():
                          "written, and a second call with the same --work continues")
     ap.add_argument("--nvcc")
     ap.add_argument("--work", help="folder for binaries and per-file state (default: PACK/work)")
+    ap.add_argument("--resume", help="results.json of an earlier call (path relative to the pack or absolute): "
+                    "its runs are kept, except not-run ones and those of the --redo programs")
+    ap.add_argument("--redo", default="", help="comma-separated programs to build and run again")
     a = ap.parse_args()
     t0 = time.time()
     pack = json.load(open(os.path.join(HERE, "pack.json")))
     nvcc = find_nvcc(a.nvcc)
     work = os.path.abspath(a.work or os.path.join(HERE, "work"))
     os.makedirs(work, exist_ok=True)
+    if a.resume:
+        redo = set(a.redo.split(","))
+        names = {p["name"] for p in pack["programs"]}
+        for k, r in json.load(open(os.path.join(HERE, a.resume))).get("runs", {}).items():
+            if r["outcome"] != "not-run" and k.split("/")[0] not in redo and k.split("/")[0] in names:
+                with open(os.path.join(work, k.replace("/", "__") + ".json"), "w") as fh:
+                    json.dump(r, fh)
     gate = threading.Semaphore(a.run_j)
     late = lambda: a.deadline and time.time() - t0 > a.deadline  # noqa: E731
     try:
