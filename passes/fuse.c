@@ -657,6 +657,17 @@ static bool guard_ctor_args(Fuse *F, Node *var, Node *call, const char *g, const
   return true;
 }
 
+/* Whether a construction is written out (`T(args)`), not implied by a copy
+ * or conversion (`int4 v = p[i];`, whose text is just the argument's). */
+static bool written_call(const Node *call) {
+  for (int i = 0; i < call->nkid; i++) {
+    const Node *a = call->kid[i];
+    if (a->kind != N_TYPE_REF && a->kind != N_OTHER && a->end > a->begin)
+      return call->begin < a->begin;
+  }
+  return true;
+}
+
 /* Guards the initializer of `var` by predicate g: the whole expression after
  * `=` or inside `( )`; each element of a braced list; each argument of a
  * constructor written `T v(args)`. The guarded parts run only when g holds;
@@ -672,7 +683,7 @@ static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *e
     return guard_list(F, var, bare, g, ctx, extra);
   if (bare->kind == N_CALL && bare->begin <= var->loc) /* `T v(args)`: the construction spans the name */
     return guard_ctor_args(F, var, bare, g, ctx, extra);
-  if (bare->kind == N_CALL && (bare->sym ? bare->sym->is_ctor : call_is_construct(bare)))
+  if (bare->kind == N_CALL && (bare->sym ? bare->sym->is_ctor : call_is_construct(bare)) && written_call(bare))
     return guard_ctor_args(F, var, bare, g, ctx, extra); /* `T v = T(args)`: T may have no zero */
   if (!text_is_operand(F->src, init, "=(", ";,)"))
     return guard_init_refused(F, var, "tfuse cannot find its text");

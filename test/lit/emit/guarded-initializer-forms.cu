@@ -6,7 +6,9 @@
 //   T v = T(args)  likewise (T may have no zero value to fall back to);
 //   T v{e}, = {..} each element of the braced list is wrapped;
 //   T v = MACRO(e) the whole macro invocation is wrapped (its text is the
-//                  whole initializer).
+//                  whole initializer);
+//   T v = p[i]     a class copied from memory: the copy is implied, not
+//                  written, so the expression is wrapped whole.
 // Each copy's declaration appears once; nothing is reported twice.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
@@ -30,6 +32,8 @@
 // CHECK-NEXT: float arr_1[2][2] = {{[{][{]}}TFUSE_GUARD(__tf_p1_1, a[i_1]), 1.0f}, {0.0f, TFUSE_GUARD(__tf_p1_1, a[i_1 + 1])}};
 // CHECK-NEXT: float m_0 = TFUSE_GUARD(__tf_p1_0, LD(a, i_0));
 // CHECK-NEXT: float m_1 = TFUSE_GUARD(__tf_p1_1, LD(a, i_1));
+// CHECK-NEXT: int4 y_0 = TFUSE_GUARD(__tf_p1_0, reinterpret_cast<const int4 *>(a)[i_0]);
+// CHECK-NEXT: int4 y_1 = TFUSE_GUARD(__tf_p1_1, reinterpret_cast<const int4 *>(a)[i_1]);
 // CHECK-NEXT: if (__tf_p1_0) c[i_0] =
 // CHECK-NEXT: if (__tf_p1_1) c[i_1] =
 
@@ -49,7 +53,8 @@ __global__ void k(const float *a, float *c, int n) {
     float w{a[i]};
     float arr[2][2] = {{a[i], 1.0f}, {0.0f, a[i + 1]}};
     float m = LD(a, i);
-    c[i] = v + p.a + q.b + w + arr[0][0] + arr[1][1] + m;
+    int4 y = reinterpret_cast<const int4 *>(a)[i];
+    c[i] = v + p.a + q.b + w + arr[0][0] + arr[1][1] + m + y.x;
   }
 }
 
