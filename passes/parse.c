@@ -1059,6 +1059,56 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
  * ($TFUSE_CACHE_DIR, else $XDG_CACHE_HOME/tfuse, else ~/.cache/tfuse) and
  * reused with -include-pch.  Any failure just means a plain parse;
  * TFUSE_NO_PCH=1 turns the cache off. */
+/* Host overloads of min and max that nvcc's crt/math_functions.hpp gives
+ * host code and clang's CUDA headers do not (a host `max(1.5f, x)` is "no
+ * matching function" to clang): parsed only, never emitted. */
+static const char nvcc_host_compat[] =
+    "/* tfuse: host overloads nvcc gives host code (parsed only) */\n"
+    "#pragma once\n"
+    "#if !defined(__CUDA_ARCH__)\n"
+    "#define TFUSE_MINMAX(R, A, B) \\\n"
+    "  static inline __host__ R min(const A a, const B b) { return (R)a < (R)b ? (R)a : (R)b; } \\\n"
+    "  static inline __host__ R max(const A a, const B b) { return (R)a > (R)b ? (R)a : (R)b; }\n"
+    "TFUSE_MINMAX(int, int, int)\n"
+    "TFUSE_MINMAX(unsigned int, unsigned int, unsigned int)\n"
+    "TFUSE_MINMAX(unsigned int, int, unsigned int)\n"
+    "TFUSE_MINMAX(unsigned int, unsigned int, int)\n"
+    "TFUSE_MINMAX(long int, long int, long int)\n"
+    "TFUSE_MINMAX(unsigned long int, unsigned long int, unsigned long int)\n"
+    "TFUSE_MINMAX(unsigned long int, long int, unsigned long int)\n"
+    "TFUSE_MINMAX(unsigned long int, unsigned long int, long int)\n"
+    "TFUSE_MINMAX(long long int, long long int, long long int)\n"
+    "TFUSE_MINMAX(unsigned long long int, unsigned long long int, unsigned long long int)\n"
+    "TFUSE_MINMAX(unsigned long long int, long long int, unsigned long long int)\n"
+    "TFUSE_MINMAX(unsigned long long int, unsigned long long int, long long int)\n"
+    "TFUSE_MINMAX(float, float, float)\n"
+    "TFUSE_MINMAX(double, double, double)\n"
+    "TFUSE_MINMAX(double, float, double)\n"
+    "TFUSE_MINMAX(double, double, float)\n"
+    "#undef TFUSE_MINMAX\n"
+    "#endif\n";
+
+/* The compat header's path in the cache folder (written once), or NULL. */
+static const char *nvcc_host_compat_path(void) {
+  const char *dir = cache_dir();
+  if (!dir)
+    return NULL;
+  const char *path = arena_printf("%s/nvcc-host-compat-%016zx.h", dir, str_hash(nvcc_host_compat));
+  if (access(path, R_OK) == 0)
+    return path;
+  const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f)
+    return NULL;
+  bool ok = fwrite(nvcc_host_compat, 1, sizeof nvcc_host_compat - 1, f) == sizeof nvcc_host_compat - 1;
+  ok &= fclose(f) == 0;
+  if (!ok || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return NULL;
+  }
+  return path;
+}
+
 static const char *preamble_pch(CXIndex index, Vec *args) {
   if (getenv("TFUSE_NO_PCH"))
     return NULL;
@@ -1124,6 +1174,11 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
    * uses expanded, see macros.c); macro uses and definitions are kept. */
   struct CXUnsavedFile unsaved = {src->path, src->text, (unsigned long)src->len};
   unsigned tu_flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+  const char *compat = nvcc_host_compat_path();
+  if (compat) {
+    vec_push(&args, "-include");
+    vec_push(&args, (char *)compat);
+  }
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;
   if (pch) {
