@@ -752,7 +752,7 @@ void effects_of(Node *n, Effects *e) {
       store_to(n->kid[0], e);
     break;
   case N_CALL:
-    if (!node_is_barrier(n))
+    if (!node_is_barrier(n) && !node_is_cg_block_handle(n))
       call_effects(n, e);
     break;
   case N_NEW:
@@ -772,7 +772,7 @@ void effects_of(Node *n, Effects *e) {
 void effects_of_store(Node *lv, Effects *e) { store_to(lv, e); }
 
 void effects_of_call(Node *call, Effects *e) {
-  if (!node_is_barrier(call))
+  if (!node_is_barrier(call) && !node_is_cg_block_handle(call))
     call_effects(call, e);
 }
 

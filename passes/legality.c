@@ -171,6 +171,20 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   }
 }
 
+/* Whether `this_thread_block()` is the initializer of a local that uniform.c
+ * marked as the block's handle. cg::sync and .sync() on it are barriers
+ * (node_is_barrier); every other use is a call into cooperative groups
+ * and refused as before. */
+static bool call_inits_block_handle(const Node *call) {
+  for (const Node *p = call->parent; p; p = p->parent) {
+    if (p->kind == N_VAR)
+      return p->sym && p->sym->cg_block; /* any other use of it is a cooperative-groups call, refused */
+    if (p->kind != N_UNEXPOSED && p->kind != N_CALL && p->kind != N_PAREN && p->kind != N_CAST)
+      return false;
+  }
+  return false;
+}
+
 /* A call (in the kernel, or in a helper `in` the kernel's call `site`
  * reaches): what it may call, and that tfuse can follow it. */
 static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
@@ -179,6 +193,8 @@ static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
     refuse(L, site->begin, "kernel launch inside a coarsened kernel is not supported");
     return;
   }
+  if (!in && node_is_cg_block_handle(call) && call_inits_block_handle(call))
+    return; /* `cg::thread_block b = cg::this_thread_block();`, used only to sync */
   if (call->sym && call->sym->kind != SYM_FUNC) {
     refuse(L, site->begin, "%s'%s', a function pointer or function object: tfuse cannot see what it calls", who,
            call->sym->name);

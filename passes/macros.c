@@ -82,11 +82,17 @@ typedef struct {
   bool needed;
 } MX;
 
-static bool names_what_is_rewritten(const MX *x, const char *t) {
+static bool is_builtin_name(const char *t) {
   static const char *builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
   for (size_t b = 0; b < sizeof builtins / sizeof *builtins; b++)
     if (!strcmp(t, builtins[b]))
       return true;
+  return false;
+}
+
+static bool names_what_is_rewritten(const MX *x, const char *t) {
+  if (is_builtin_name(t))
+    return true;
   for (int j = 0; j < x->names->len; j++)
     if (!strcmp(t, x->names->items[j]))
       return true;
@@ -257,7 +263,14 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
       Hide hide = {0};
       MX x = {.u = u, .names = &names};
       int at = 0;
-      if (!expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) || at != mu->ntok || !x.needed)
+      if (!expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) || at != mu->ntok)
+        continue;
+      /* A builtin in a macro's argument is out of reach too: clang reports
+       * its location in the macro (blockIdx.x is a property access whose
+       * cursor does not carry the argument's spelling). */
+      for (int t = 0; t < out.n && !x.needed; t++)
+        x.needed = is_builtin_name(out.t[t]);
+      if (!x.needed)
         continue;
       Buf b = {0};
       for (int t = 0; t < out.n; t++)

@@ -83,7 +83,58 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
   return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
 }
 
-bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
+/* `cg::this_thread_block()`: the handle of the physical block, the same in
+ * every thread and copy (cooperative groups' only use tfuse follows). */
+bool node_is_cg_block_handle(const Node *n) {
+  return n->kind == N_CALL && n->sym && sym_is_cooperative_groups(n->sym) && n->sym->name &&
+         !strcmp(n->sym->name, "this_thread_block");
+}
+
+static bool names_cg_block(const Node *n) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->cg_block)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (names_cg_block(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* `cg::sync(b)` and `b.sync()` on such a handle b: bar.sync over the
+ * physical block, as __syncthreads(). */
+static bool is_cg_block_sync(const Node *n) {
+  if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
+      strcmp(n->sym->name, "sync"))
+    return false;
+  return names_cg_block(n);
+}
+
+bool node_is_barrier(const Node *n) {
+  return n->kind == N_CALL && n->sym && (fn_class(n->sym) == FN_BARRIER || is_cg_block_sync(n));
+}
+
+/* Marks the locals `cg::thread_block b = cg::this_thread_block();` that
+ * nothing else writes. */
+static bool init_is_block_handle(Node *n) {
+  if (node_is_cg_block_handle(n))
+    return true;
+  return n->nkid >= 1 && (n->kind == N_UNEXPOSED || n->kind == N_CALL || n->kind == N_PAREN || n->kind == N_CAST) &&
+         init_is_block_handle(n->kid[n->nkid - 1]);
+}
+
+static void mark_cg_blocks(Node *n) {
+  if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_LOCAL && !n->sym->is_reference && !n->sym->is_pointer) {
+    Node *init = var_init(n);
+    if (init && init_is_block_handle(init))
+      n->sym->cg_block = true;
+  }
+  if (n->kind == N_ASSIGN) {
+    Node *l = node_strip(n->kid[0]);
+    if (l->kind == N_DECL_REF && l->sym)
+      l->sym->cg_block = false; /* assigned: not only the handle */
+  }
+  for (int i = 0; i < n->nkid; i++)
+    mark_cg_blocks(n->kid[i]);
+}
 
 /* Walks an lvalue down to the variable it names.  *through_memory is set
  * when the path dereferences a pointer (the store then goes to memory
@@ -531,7 +582,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_CALL: {
     v = visit_kids(ua, n);
-    bool pure = call_pure(n, 0);
+    bool pure = call_pure(n, 0) || node_is_cg_block_handle(n);
     if (node_is_barrier(n)) {
       pure = true; /* uniform: legality keeps it in uniform control */
       if (ua->threads) /* the last round's answer stays */
@@ -590,7 +641,7 @@ static bool visit(UA *ua, Node *n) {
 static void reset_syms(Node *n) {
   if (n->sym) {
     Sym *s = n->sym;
-    s->varying = s->addr_taken = s->promoted = s->reported = false;
+    s->varying = s->addr_taken = s->promoted = s->reported = s->cg_block = false;
     s->decl_depth = s->region = 0;
     s->copy_names = NULL;
   }
@@ -618,6 +669,7 @@ static void analyze(Unit *u, Kernel *k, bool threads) {
   UA ua = {.u = u, .k = k, .threads = threads};
   reset_syms(k->fn);
   reset_nodes(k->fn);
+  mark_cg_blocks(k->fn);
   effects_prepare(u, k);
   kernel_shared_vars(k->fn, &ua.shared);
   Node *body = k->fn->sym->body;

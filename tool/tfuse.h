@@ -242,6 +242,7 @@ struct Sym {
   void *fx_summary;     /* effects.c: what a function's body writes */
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
+  bool cg_block;    /* uniform.c: a local `cg::thread_block b = cg::this_thread_block();` never assigned */
 };
 
 struct Node {
@@ -384,6 +385,8 @@ Node *node_strip(Node *n);
 /* The local variable (or local array) a store writes, or NULL for memory. */
 Sym *node_store_target(Node *lhs);
 bool node_is_barrier(const Node *n);
+/* `cooperative_groups::this_thread_block()`. */
+bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
 /* Index of a call's first argument among its children (after the callee). */
 int call_first_arg(const Node *call);
