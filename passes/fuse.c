@@ -1104,9 +1104,22 @@ static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
     edit_insert(el, open + 1, arena_printf("%s, ", param));
 }
 
+static bool declares(const Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym == s)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (declares(n->kid[i], s))
+      return true;
+  return false;
+}
+
 static void collect_outer_shared(Node *n, Node *body, Vec *out) {
+  /* An extern __shared__ array declared in several kernels is one entity
+   * to clang (its first declaration's offset): declared here, it is not
+   * outer. */
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying &&
-      !(body->begin <= n->sym->decl_off && n->sym->decl_off < body->end)) {
+      !(body->begin <= n->sym->decl_off && n->sym->decl_off < body->end) &&
+      !(n->sym->is_extern && declares(body, n->sym))) {
     for (int i = 0; i < out->len; i++)
       if (out->items[i] == n->sym)
         return;

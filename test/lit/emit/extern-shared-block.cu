@@ -9,6 +9,7 @@
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 4 %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
+// RUN: FileCheck %s --check-prefix=AGAIN < %t.cu
 // RUN: %nvcc-check %t.cu
 // RUN: %tfuse -factor 4 -mode thread %t.in.cu -o %t.thread.cu
 // RUN: FileCheck %s --check-prefix=THREAD < %t.thread.cu
@@ -49,6 +50,21 @@ __global__ void reduce(const float *in, float *out, int n) {
     out[blockIdx.x] = sdata[0];
 }
 
+// A second kernel declaring an extern array of the same name: one entity to
+// clang, declared in this kernel's own body.
+// AGAIN-LABEL: __global__ void reduce_again(
+// AGAIN:      extern __shared__ float sdata[];
+// AGAIN-NEXT: decltype(&sdata[0]) const sdata_0 =
+// AGAIN-NOT:  const sdata_0 =
+// AGAIN:      }
+#pragma tfuse coarsen
+__global__ void reduce_again(float *out) {
+  extern __shared__ float sdata[];
+  sdata[threadIdx.x] = blockIdx.x;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sdata[blockDim.x - 1 - threadIdx.x];
+}
+
 #pragma tfuse coarsen
 __global__ void file_scope(float *out) {
   dyn[threadIdx.x] = blockIdx.x;
@@ -63,5 +79,6 @@ int main() {
   reduce<<<blocks, threads, threads * sizeof(float)>>>(in, out, n);
   file_scope<<<blocks, 128, 64 * 1024, stream>>>(out);
   file_scope<<<blocks, 128>>>(out);
+  reduce_again<<<blocks, 128, 128 * sizeof(float)>>>(out);
   return 0;
 }
