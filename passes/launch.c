@@ -465,6 +465,28 @@ static size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
  * thread mode a kernel with no launch in the file is refused for the same
  * reason; in block mode its signature changes, so a launch elsewhere no
  * longer compiles, and a warning says so. */
+/* Whether offset `off` lies in a #define directive (continued lines too). */
+static bool in_define(const Source *src, unsigned off) {
+  const char *t = src->text;
+  unsigned b = off;
+  for (;;) {
+    while (b > 0 && t[b - 1] != '\n')
+      b--;
+    if (b >= 2 && t[b - 2] == '\\')
+      b--; /* the previous line continues into this one */
+    else
+      break;
+  }
+  while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
+    b++;
+  if (b >= src->len || t[b] != '#')
+    return false;
+  b++;
+  while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
+    b++;
+  return !strncmp(t + b, "define", 6);
+}
+
 static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
   if (k->p.factor <= 1)
     return true;
@@ -514,6 +536,8 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
         launches++;
       } else if (other) {
         /* not ours */
+      } else if (in_define(u->src, (unsigned)i) && !macro_uses_may_launch(u, k)) {
+        /* a #define whose uses were all expanded (macros.c) */
       } else {
         error_at((unsigned)i, "launch of coarsened kernel '%s' that tfuse cannot rewrite (in a template it "
                               "cannot resolve, or a macro); it would run on the original grid", name);

@@ -233,6 +233,35 @@ static bool glued(const char *a, const char *b) {
   return a_ends_name && (is_one_of(b, member) || (!strcmp(b, "[") || (is_ident(a) && !strcmp(b, "("))));
 }
 
+/* Whether a token names a macro (which could hide anything). */
+static bool find_macro_named(Unit *u, const char *t) {
+  bool ambiguous;
+  return is_ident(t) && find_macro(u, t, &ambiguous) != NULL;
+}
+
+static bool is_coarsened_name(const char *t, Vec *kernels) {
+  for (int k = 0; k < kernels->len; k++) {
+    Kernel *kn = kernels->items[k];
+    if (kn->p.factor != 1 && !strcmp(kn->sym->name, t))
+      return true;
+  }
+  return false;
+}
+
+/* Whether tokens hold a coarsened kernel's name followed, within its
+ * template arguments, by `<<<`. */
+static bool launches_in(const Toks *t, Vec *kernels) {
+  for (int i = 0; i < t->n; i++)
+    if (is_coarsened_name(t->t[i], kernels))
+      for (int j = i + 1; j < t->n && j < i + 32; j++) {
+        if (!strcmp(t->t[j], "<<<"))
+          return true;
+        if (!strcmp(t->t[j], ";") || !strcmp(t->t[j], "("))
+          break;
+      }
+  return false;
+}
+
 static int by_begin(const void *a, const void *b) {
   const Repl *x = *(Repl *const *)a, *y = *(Repl *const *)b;
   return x->begin < y->begin ? -1 : x->begin > y->begin;
@@ -284,6 +313,39 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
     }
     vec_free(&names);
   }
+  /* Host code: a use whose expansion launches a coarsened kernel
+   * (`HANDLE_CASE(...)` around `k<<<g, b>>>(...)`) is expanded too, so the
+   * launch has text of its own for launch.c to rewrite. */
+  Vec knames = {0}; /* a launch spelled in a macro's argument needs no expansion: launch.c finds it there */
+  for (int k = 0; k < kernels->len; k++)
+    vec_push(&knames, ((Kernel *)kernels->items[k])->sym->name);
+  for (int i = 0; i < u->macro_uses.len; i++) {
+    MacroUse *mu = u->macro_uses.items[i];
+    bool in_kernel = false;
+    for (int k = 0; k < kernels->len && !in_kernel; k++) {
+      Node *body = ((Kernel *)kernels->items[k])->fn->sym->body;
+      in_kernel = body && body->begin <= mu->begin && mu->end <= body->end;
+    }
+    if (in_kernel)
+      continue;
+    Toks out = {0};
+    Hide hide = {0};
+    MX x = {.u = u, .names = &knames};
+    int at = 0;
+    if (!expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) || at != mu->ntok || !x.needed ||
+        !launches_in(&out, kernels))
+      continue;
+    Buf b = {0};
+    for (int t = 0; t < out.n; t++)
+      buf_printf(&b, "%s%s", t && !glued(out.t[t - 1], out.t[t]) ? " " : "", out.t[t]);
+    Repl *r = arena_alloc(sizeof *r);
+    r->begin = mu->begin;
+    r->end = mu->end;
+    r->text = arena_strdup(b.data ? b.data : "");
+    buf_free(&b);
+    vec_push(&repl, r);
+  }
+  vec_free(&knames);
   if (repl.len == 0) {
     vec_free(&repl);
     return NULL;
@@ -305,4 +367,29 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
   buf_free(&b);
   vec_free(&repl);
   return text;
+}
+
+bool macro_uses_may_launch(Unit *u, Kernel *k) {
+  Vec one = {0};
+  vec_push(&one, k);
+  Vec none = {0};
+  bool may = false;
+  for (int i = 0; i < u->macro_uses.len && !may; i++) {
+    MacroUse *mu = u->macro_uses.items[i];
+    Toks out = {0};
+    Hide hide = {0};
+    MX x = {.u = u, .names = &none};
+    int at = 0;
+    if (expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) && at == mu->ntok) {
+      may = launches_in(&out, &one);
+      continue;
+    }
+    /* Not expanded: it may launch k if its name is anywhere near. */
+    for (int b = 0; b < mu->macro->nbody && !may; b++)
+      may = !strcmp(mu->macro->body[b], k->sym->name) || find_macro_named(u, mu->macro->body[b]);
+    for (int t = 0; t < mu->ntok && !may; t++)
+      may = !strcmp(mu->tok[t], k->sym->name);
+  }
+  vec_free(&one);
+  return may;
 }

@@ -504,6 +504,9 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
  * name spelled in a macro's body has no text at the use); NULL when there
  * is none to expand. */
 char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len);
+/* Whether a macro use left in the file may launch k (its expansion does, or
+ * tfuse cannot expand it and it names k or another macro). */
+bool macro_uses_may_launch(Unit *u, Kernel *k);
 
 /* ===================== passes/launch.c ===================== */
 
