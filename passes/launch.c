@@ -441,7 +441,7 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   if (n->kind == N_DECL_REF)
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (n->sym == k->sym && k->p.factor > 1) {
+      if (n->sym == k->sym && k->p.factor != 1) { /* -factor auto (0) too: its variants are renamed */
         error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch; tfuse cannot rescale such a "
                            "launch, so it refuses to coarsen the kernel", k->sym->name);
         ok = false;
@@ -667,14 +667,20 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
   const Source *src = u->src;
   const char *t = src->text;
   bool ok = true;
+  Vec one = {0};
+  vec_push(&one, k);
+  for (int i = 0; i < u->functions.len; i++)
+    ok &= check_other_uses(u, u->functions.items[i], &one);
+  vec_free(&one);
   Vec done = {0};
   for (int i = 0; i < u->launches.len; i++) {
     Node *call = u->launches.items[i];
     if (call->sym != k->sym)
       continue;
     if (!locate_launch_text(u, call, k) || call->launch_in_macro_arg) {
-      error_at(call->begin, "-factor auto cannot route a launch of '%s' written in a macro; expand it by hand",
-               k->sym->name);
+      error_at(call->begin, "-factor auto cannot route this launch of '%s' (written in a macro, or naming the "
+                            "kernel with a qualifier); write it as a statement '%s<<<...>>>(...);'",
+               k->sym->name, k->sym->name);
       ok = false;
       continue;
     }
