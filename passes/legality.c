@@ -42,15 +42,6 @@ static const char *builtin_name(Builtin b) {
   }
 }
 
-static bool is_warp_sync_name(const char *n) {
-  static const char *names[] = {"__shfl", "__ballot", "__any_sync", "__all_sync", "__activemask",
-                                "__syncwarp", "__match_", "__reduce_", "__uni_sync", "__any", "__all"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strncmp(n, names[i], strlen(names[i])))
-      return true;
-  return false;
-}
-
 /* Whether the value of n is computed from the thread index by arithmetic
  * (a lane number, say). A loaded value is data, not an index: `in[i] & 31`
  * does not count, though its address depends on the thread. */
@@ -77,6 +68,7 @@ static bool is_lane_constant(const Node *n) {
 
 /* What a device function does that coarsening cannot follow. */
 static void check_callee(Legal *L, Node *call, Sym *fn);
+static void check_call(Legal *L, Node *site, Node *call, Sym *in);
 
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
@@ -85,16 +77,16 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
            arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"));
     return;
   }
-  if (n->kind == N_CALL && node_is_barrier(n)) {
-    refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy", fn->name);
-    return;
+  if (n->kind == N_CALL) {
+    bool ok = L->ok;
+    L->ok = true;
+    check_call(L, call, n, fn);
+    bool refused = !L->ok;
+    L->ok = ok && !refused;
+    if (refused)
+      return;
   }
-  if (n->kind == N_CALL && n->sym && n->sym->name && !strncmp(n->sym->name, "__syncthreads_", 14)) {
-    refuse(L, call->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
-           fn->name, n->sym->name);
-    return;
-  }
-  if ((n->kind == N_CALL || n->kind == N_DECL_REF) && sym_is_cooperative_groups(n->sym)) {
+  if (n->kind == N_DECL_REF && sym_is_cooperative_groups(n->sym)) {
     refuse(L, call->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
            "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
     return;
@@ -104,11 +96,6 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
            "renames only the kernel's own uses (pass the array as an argument)", fn->name, n->sym->name);
     return;
   }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body)
-    check_callee(L, n, n->sym);
-  if (n->kind == N_CALL && n->sym && L->k->p.mode == MODE_THREAD && is_warp_sync_name(n->sym->name))
-    refuse(L, call->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies",
-           fn->name, n->sym->name);
   for (int i = 0; i < n->nkid; i++)
     check_fn_body(L, call, fn, n->kid[i]);
 }
@@ -130,6 +117,102 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
   L->stack.len--;
 }
 
+/* One function a call may call (its callee, or a candidate of a dependent
+ * call).  site: the call in the kernel that leads here (where errors are
+ * reported); in: the helper whose body holds `call`, or NULL in the kernel. */
+static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
+  bool thread = L->k->p.mode == MODE_THREAD;
+  const char *who = in ? arena_printf("'%s' calls ", in->name) : "call to ";
+  switch (fn_class(fn)) {
+  case FN_BARRIER:
+    if (in)
+      refuse(L, site->begin, "'%s' calls __syncthreads(), which would run once per copy", in->name);
+    return; /* in the kernel: walk checks its control */
+  case FN_BLOCK_REDUCE:
+    if (in)
+      refuse(L, site->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
+             in->name, fn->name);
+    else
+      refuse(L, site->begin, "'%s' combines values across a block, which coarsening changes", fn->name);
+    return;
+  case FN_COOPERATIVE:
+    if (in)
+      refuse(L, site->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
+             "block coordinates that tfuse cannot renumber", in->name, fn->name);
+    else
+      refuse(L, site->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "
+             "collectives read thread and block coordinates that tfuse cannot renumber", fn->name);
+    return;
+  case FN_WARP:
+    if (thread && in)
+      refuse(L, site->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies",
+             in->name, fn->name);
+    else if (thread)
+      refuse(L, site->begin, "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp",
+             fn->name);
+    return;
+  case FN_UNSUPPORTED:
+    refuse(L, site->begin, "%s'%s', which works on the physical block, its cluster or the device runtime: "
+           "coarsening changes what it sees", who, fn->name);
+    return;
+  case FN_UNKNOWN:
+    if (fn->arch_dependent)
+      refuse(L, site->begin, "%s'%s', whose body tests __CUDA_ARCH__ (or NV_IF_TARGET): tfuse parses the host "
+             "side and cannot see the device code", who, fn->name);
+    else
+      refuse(L, site->begin, "%s'%s', whose body tfuse cannot see", who, fn->name);
+    return;
+  case FN_BODY:
+    /* Reported at the innermost call the main file's text holds. */
+    check_callee(L, in && call->end > call->begin ? call : site, fn);
+    return;
+  default:
+    return;
+  }
+}
+
+/* A call (in the kernel, or in a helper `in` the kernel's call `site`
+ * reaches): what it may call, and that tfuse can follow it. */
+static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
+  const char *who = in ? arena_printf("'%s' calls ", in->name) : "call to ";
+  if (call->is_launch) {
+    refuse(L, site->begin, "kernel launch inside a coarsened kernel is not supported");
+    return;
+  }
+  if (call->sym && call->sym->kind != SYM_FUNC) {
+    refuse(L, site->begin, "%s'%s', a function pointer or function object: tfuse cannot see what it calls", who,
+           call->sym->name);
+    return;
+  }
+  if (call->sym) {
+    check_fn(L, site, call, call->sym, in);
+    return;
+  }
+  if (call->cand) {
+    if (!call->ncand)
+      refuse(L, site->begin, "%s'%s', which no declaration before the template names (found only where it is "
+             "instantiated): tfuse cannot see what it calls", who, call->spelling);
+    for (int i = 0; i < call->ncand; i++)
+      check_fn(L, site, call, call->cand[i], in);
+    return;
+  }
+  if (call_is_construct(call))
+    return;
+  /* A callee clang could not resolve: named by its text (`acc.add`, `T::f`). */
+  Node *c0 = call->nkid ? node_strip(call->kid[0]) : NULL;
+  const char *name = call->spelling && call->spelling[0] ? call->spelling : NULL;
+  if (!name && c0 && (c0->kind == N_MEMBER || c0->kind == N_DECL_REF) && c0->end > c0->begin)
+    name = arena_strndup(L->u->src->text + c0->begin, c0->end - c0->begin);
+  if (c0 && c0->kind == N_MEMBER && name)
+    refuse(L, site->begin, "%s'%s', a member of an object whose type depends on a template parameter: tfuse "
+           "cannot tell which function it calls", who, name);
+  else if (c0 && c0->kind == N_DECL_REF && name)
+    refuse(L, site->begin, "%s'%s', whose declaration depends on a template parameter: tfuse cannot tell which "
+           "function it calls", who, name);
+  else
+    refuse(L, site->begin, "%sa function through a pointer: tfuse cannot see what it calls", in ? who : "call of ");
+}
+
 static bool contains_exit(const Node *n) {
   if (n->kind == N_BREAK || n->kind == N_RETURN)
     return true;
@@ -149,7 +232,8 @@ static bool reads_other_threads(const Legal *L, const Node *n) {
   if (n->kind == N_DECL_REF && n->sym && n->sym->is_volatile)
     return true;
   if (n->kind == N_CALL && n->sym && n->sym->name &&
-      (!strncmp(n->sym->name, "atomic", 6) || !strncmp(n->sym->name, "__ld", 4) || strstr(n->sym->name, "load")))
+      (fn_class(n->sym) == FN_LOAD_SHARED || fn_class(n->sym) == FN_STORE || fn_class(n->sym) == FN_LOAD ||
+       !strncmp(n->sym->name, "atomic", 6) || !strncmp(n->sym->name, "__ld", 4) || strstr(n->sym->name, "load")))
     return true;
   if (n->kind == N_CAST) {
     const char *t = L->u->src->text;
@@ -222,10 +306,6 @@ static void walk(Legal *L, Node *n) {
   bool thread = k->p.mode == MODE_THREAD;
   switch (n->kind) {
   case N_CALL:
-    if (n->is_launch) {
-      refuse(L, n->begin, "kernel launch inside a coarsened kernel is not supported");
-      break;
-    }
     if (node_is_barrier(n)) {
       /* Block mode: where the control differs between the copies but not
        * between the threads of one logical block, every thread of the
@@ -240,19 +320,8 @@ static void walk(Legal *L, Node *n) {
                 thread ? "thread index" : "block index",
                 thread ? "" : ", and the threads of one block may disagree on reaching the barrier");
       }
-    } else if (sym_is_cooperative_groups(n->sym)) {
-      refuse(L, n->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "
-             "collectives read thread and block coordinates that tfuse cannot renumber", n->sym->name);
-    } else if (n->sym && n->sym->name && n->sym->in_system_header &&
-               !strncmp(n->sym->name, "__syncthreads_", 14)) {
-      refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes", n->sym->name);
-    } else if (n->sym && n->sym->name && is_warp_sync_name(n->sym->name) && thread) {
-      refuse(L, n->begin,
-             "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp", n->sym->name);
-    } else if (n->sym && n->sym->kind == SYM_FUNC && n->sym->body) {
-      check_callee(L, n, n->sym);
-    } else if (!n->sym && !call_is_construct(n)) {
-      refuse(L, n->begin, "call through a pointer or of unknown function: tfuse cannot see what it does");
+    } else {
+      check_call(L, n, n, NULL);
     }
     break;
   case N_BUILTIN:
@@ -349,20 +418,6 @@ static void walk(Legal *L, Node *n) {
   }
 }
 
-static void shared_vars(Node *n, Vec *out, int depth) {
-  if (n->sym && n->sym->kind == SYM_SHARED && !n->sym->is_extern) {
-    bool seen = false;
-    for (int i = 0; i < out->len && !seen; i++)
-      seen = out->items[i] == n->sym;
-    if (!seen)
-      vec_push(out, n->sym);
-  }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
-    shared_vars(n->sym->body, out, depth + 1);
-  for (int i = 0; i < n->nkid; i++)
-    shared_vars(n->kid[i], out, depth);
-}
-
 /* Block mode replicates a shared variable K times: the static total must
  * stay within the 48 KB a block may declare statically (CUDA programming
  * guide, "Shared Memory"), or ptxas rejects the output.  Refused here, with
@@ -373,11 +428,13 @@ static void check_static_shared(Legal *L) {
   if (k->p.mode != MODE_BLOCK)
     return;
   Vec vars = {0};
-  shared_vars(k->fn, &vars, 0);
+  kernel_shared_vars(k->fn, &vars);
   long long total = 0, replicated = 0;
   Sym *largest = NULL;
   for (int i = 0; i < vars.len; i++) {
     Sym *s = vars.items[i];
+    if (s->is_extern)
+      continue; /* dynamic: not part of the static size */
     if (s->bytes < 0) {
       vec_free(&vars);
       return;

@@ -33,13 +33,6 @@ static Impl *impl_of(const Unit *u) { return u->impl; }
 
 /* ---- symbols ---- */
 
-static size_t hash_str(const char *s) {
-  size_t h = 1469598103934665603u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
 static Sym **sym_slot(Impl *im, const char *usr) {
   if (im->count * 2 >= im->cap) {
     size_t ncap = im->cap ? im->cap * 2 : 1024;
@@ -48,7 +41,7 @@ static Sym **sym_slot(Impl *im, const char *usr) {
       Sym *s = im->table[i];
       if (!s)
         continue;
-      size_t j = hash_str(s->usr) & (ncap - 1);
+      size_t j = str_hash(s->usr) & (ncap - 1);
       while (nt[j])
         j = (j + 1) & (ncap - 1);
       nt[j] = s;
@@ -57,7 +50,7 @@ static Sym **sym_slot(Impl *im, const char *usr) {
     im->table = nt;
     im->cap = ncap;
   }
-  size_t j = hash_str(usr) & (im->cap - 1);
+  size_t j = str_hash(usr) & (im->cap - 1);
   while (im->table[j] && strcmp(im->table[j]->usr, usr))
     j = (j + 1) & (im->cap - 1);
   return &im->table[j];
@@ -209,6 +202,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     s->is_volatile = clang_isVolatileQualifiedType(elem) ||
                      (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
     s->is_const = clang_isConstQualifiedType(elem);
+    s->type_dependent = clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent;
   } else if (is_function_kind(k)) {
     Attrs a = cursor_attrs(decl);
     s->kind = SYM_FUNC;
@@ -226,10 +220,13 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         s->out_params |= 1u << i;
       if (out && pt.kind != CXType_Pointer)
         s->ref_params |= 1u << i;
+      if (!out && clang_Type_getSizeOf(pt) == CXTypeLayoutError_Dependent)
+        s->dep_params |= 1u << i; /* `T p`: a pointer if T is one */
     }
     s->is_global_fn = a.global;
     s->is_device_fn = a.device;
     s->is_ctor = k == CXCursor_Constructor;
+    s->is_defaulted = clang_CXXMethod_isDefaulted(decl) != 0;
     enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
     bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
                     pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;
@@ -244,6 +241,13 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
       Attrs b = cursor_attrs(def);
       s->is_global_fn |= b.global;
       s->is_device_fn |= b.device;
+      unsigned doff;
+      if (!loc_in_main(im, clang_getCursorLocation(def), &doff)) {
+        /* Defined in a header: unit_load_body builds it when an analysis needs it. */
+        CXCursor *h = arena_alloc(sizeof *h);
+        *h = def;
+        s->ext_def = h;
+      }
     }
   } else {
     s->kind = SYM_OTHER;
@@ -577,6 +581,56 @@ static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
   return 0;
 }
 
+/* Whether a member access outside the main file is spelled `->`: the token
+ * before the member's name.  An unnamed access (threadIdx.x, a property)
+ * gets its last token as its spelling. */
+static bool member_is_arrow(Impl *im, CXCursor c, char **spelling) {
+  CXToken *toks = NULL;
+  unsigned ntok = 0;
+  clang_tokenize(im->tu, clang_getCursorExtent(c), &toks, &ntok);
+  CXSourceLocation name = clang_getCursorLocation(c);
+  bool arrow = false;
+  if (ntok && !(*spelling)[0])
+    *spelling = take_string(clang_getTokenSpelling(im->tu, toks[ntok - 1]));
+  for (unsigned i = 1; i < ntok; i++) {
+    if (!clang_equalLocations(clang_getTokenLocation(im->tu, toks[i]), name))
+      continue;
+    CXString sp = clang_getTokenSpelling(im->tu, toks[i - 1]);
+    if (!strcmp(clang_getCString(sp), "template") && i >= 2) { /* p->template f<T>() */
+      clang_disposeString(sp);
+      sp = clang_getTokenSpelling(im->tu, toks[i - 2]);
+    }
+    arrow = !strcmp(clang_getCString(sp), "->");
+    clang_disposeString(sp);
+    break;
+  }
+  clang_disposeTokens(im->tu, toks, ntok);
+  return arrow;
+}
+
+/* A call whose callee clang left unresolved (a dependent name in a
+ * template): the overload set of its name, found under the callee. */
+static void dependent_callee(Node *call) {
+  Node *c = call->kid[0];
+  for (int depth = 0; c && depth < 4; depth++) {
+    if (c->cand) {
+      call->cand = c->cand;
+      call->ncand = c->ncand;
+      call->spelling = c->spelling;
+      return;
+    }
+    Node *next = NULL;
+    for (int i = 0; i < c->nkid && !next; i++)
+      if (c->kid[i]->kind != N_TYPE_REF)
+        next = c->kid[i];
+    if (c->kind == N_MEMBER || (c->kind == N_DECL_REF && !next)) {
+      call->spelling = c->spelling; /* x.f(), T::f(): named for the refusal */
+      return;
+    }
+    c = next;
+  }
+}
+
 static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
@@ -588,7 +642,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   unsigned b = 0, e = 0;
   bool bmain = loc_in_main(im, clang_getRangeStart(r), &b);
   bool emain = loc_in_main(im, clang_getRangeEnd(r), &e);
-  if (!bmain || !emain)
+  bool in_main = bmain && emain;
+  if (!in_main)
     b = e = parent ? parent->begin : 0;
   n->begin = b;
   n->end = e < b ? b : e;
@@ -625,7 +680,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     /* An array's size expressions are children too; only this tells them
      * from an initializer.  A class type's implicit default construction
      * (`P p[64];`) is an initializer to clang but has no text. */
-    if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym) {
+    if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym && !in_main) {
+      n->has_var_init = true; /* a header's text is not at hand: any initializer counts */
+    } else if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym) {
       int depth = 0;
       for (unsigned i = n->loc + (unsigned)strlen(n->sym->name); i < n->end && i < u->src->len; i++) {
         char ch = u->src->text[i];
@@ -653,8 +710,18 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     break;
   case N_MEMBER:
     n->spelling = take_string(clang_getCursorSpelling(c));
+    if (!in_main)
+      n->arrow = member_is_arrow(im, c, &n->spelling);
     break;
   default:
+    if (ck == CXCursor_OverloadedDeclRef) {
+      /* A dependent call's name: the functions it may call. */
+      n->spelling = take_string(clang_getCursorSpelling(c));
+      n->ncand = (int)clang_getNumOverloadedDecls(c);
+      n->cand = arena_alloc(sizeof(Sym *) * (size_t)(n->ncand + 1));
+      for (int i = 0; i < n->ncand; i++)
+        n->cand[i] = sym_for(u, clang_getOverloadedDecl(c, (unsigned)i));
+    }
     break;
   }
 
@@ -690,6 +757,10 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
           n->kind = N_BUILTIN;
           n->bi_dim = last - 'x';
         }
+      } else if (n->bi != BI_NONE && !in_main && n->spelling && n->spelling[0] >= 'x' && n->spelling[0] <= 'z' &&
+                 !n->spelling[1]) {
+        n->kind = N_BUILTIN; /* in a header's function: never rewritten, but its dimension counts */
+        n->bi_dim = n->spelling[0] - 'x';
       }
       if (n->kind != N_BUILTIN) {
         /* In a macro: keep the facts, the legality pass refuses seeds here. */
@@ -701,7 +772,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     }
   }
 
-  if (n->kind == N_MEMBER && n->nkid == 1 && n->kid[0]->end <= n->end) {
+  if (n->kind == N_MEMBER && n->nkid == 1 && n->kid[0]->end <= n->end && in_main) {
     const char *t = u->src->text;
     for (unsigned i = n->kid[0]->end; i + 1 < n->end; i++)
       if (t[i] == '-' && t[i + 1] == '>')
@@ -712,7 +783,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 2)
     n->block_threads = block_threads_of(u, clang_Cursor_getArgument(c, 1), &n->block_var, 0);
-  if (n->kind == N_CALL) {
+  if (n->kind == N_CALL && !n->sym && n->nkid)
+    dependent_callee(n);
+  if (n->kind == N_CALL && in_main) {
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
       if (k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "__cudaPushCallConfiguration")) {
@@ -733,6 +806,46 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
 
 /* ---- top level ---- */
 
+/* Whether a function's text tests the compilation target (__CUDA_ARCH__,
+ * <nv/target>'s NV_IF_TARGET and friends, CCCL's _CCCL_DEVICE_COMPILATION):
+ * parsed host-side, tfuse sees only the host's branch of such code.  Text
+ * it cannot read counts as testing. */
+static bool tests_target(Impl *im, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile fb, fe;
+  unsigned ob, oe;
+  clang_getFileLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+  clang_getFileLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+  size_t size = 0;
+  const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(im->tu, fb, &size) : NULL;
+  if (!t || oe < ob || oe > size)
+    return true;
+  static const char *marks[] = {"CUDA_ARCH", "NV_IF_", "NV_DISPATCH_TARGET", "NV_IS_", "NV_PROVIDES_SM",
+                                "_CCCL_DEVICE_COMPILATION", "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH"};
+  for (unsigned i = ob; i < oe; i++)
+    for (size_t m = 0; m < sizeof marks / sizeof *marks; m++)
+      if (t[i] == marks[m][0] && !strncmp(t + i, marks[m], strlen(marks[m])) && i + strlen(marks[m]) <= oe)
+        return true;
+  return false;
+}
+
+bool unit_load_body(Unit *u, Sym *fn) {
+  if (fn->body || !fn->ext_def)
+    return fn->body != NULL;
+  CXCursor def = *(CXCursor *)fn->ext_def;
+  fn->ext_def = NULL; /* once, and not again while its own body is built */
+  Node *f = build(u, def, NULL);
+  for (int i = 0; i < f->nkid; i++)
+    if (f->kid[i]->kind == N_COMPOUND)
+      fn->body = f->kid[i];
+  if (!fn->body)
+    return false;
+  fn->fn_decl = f;
+  fn->arch_dependent = tests_target(impl_of(u), def);
+  vec_push(&u->extern_functions, f);
+  return true;
+}
+
 static void import_function(Unit *u, CXCursor c) {
   Node *fn = build(u, c, NULL);
   if (!fn->sym)
@@ -743,6 +856,8 @@ static void import_function(Unit *u, CXCursor c) {
       has_body = true;
   if (has_body && clang_isCursorDefinition(c)) {
     fn->sym->fn_decl = fn;
+    fn->sym->ext_def = NULL;
+    fn->sym->arch_dependent = tests_target(impl_of(u), c);
     for (int i = 0; i < fn->nkid; i++)
       if (fn->kid[i]->kind == N_COMPOUND)
         fn->sym->body = fn->kid[i];
@@ -835,33 +950,17 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
 static const char *preamble_pch(CXIndex index, Vec *args) {
   if (getenv("TFUSE_NO_PCH"))
     return NULL;
-  const char *dir = getenv("TFUSE_CACHE_DIR");
-  if (!dir || !*dir) {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-      dir = arena_printf("%s/tfuse", xdg);
-    else if (home && *home)
-      dir = arena_printf("%s/.cache/tfuse", home);
-    else
-      return NULL;
-  }
+  const char *dir = cache_dir();
+  if (!dir)
+    return NULL;
   CXString ver = clang_getClangVersion();
-  size_t h = hash_str(clang_getCString(ver));
+  size_t h = str_hash(clang_getCString(ver));
   clang_disposeString(ver);
   for (int i = 0; i < args->len; i++)
-    h = h * 31 + hash_str(args->items[i]);
+    h = h * 31 + str_hash(args->items[i]);
   const char *path = arena_printf("%s/preamble-%016zx.pch", dir, h);
   if (access(path, R_OK) == 0)
     return path;
-  /* mkdir -p */
-  char *d = arena_strdup(dir);
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      mkdir(d, 0755);
-      *p = '/';
-    }
-  mkdir(d, 0755);
   struct CXUnsavedFile empty = {"tfuse-preamble.cu", "", 0};
   CXTranslationUnit tu = NULL;
   if (clang_parseTranslationUnit2(index, "tfuse-preamble.cu", (const char *const *)args->items, args->len, &empty,
@@ -889,20 +988,25 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   vec_push(&args, "-Wno-unknown-cuda-version");
   vec_push(&args, "-Wno-unknown-pragmas");
   vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
-  /* CUDA 13 keeps CCCL (cuda/std, cub, thrust) under include/cccl, which
-   * nvcc searches implicitly; cooperative_groups.h includes from it. */
-  const char *cccl = arena_printf("%s/include/cccl", opt->cuda_path);
-  if (access(cccl, R_OK) == 0) {
-    vec_push(&args, "-isystem");
-    vec_push(&args, (char *)cccl);
-  }
-  if (opt->compdb_dir && !compdb_load_args(opt, &args)) {
+  /* What the file's compiler would see: the compilation database's command
+   * and the command line's compiler flags, nvcc's include folders and
+   * macros (tool/flags.c). */
+  Vec flags = {0};
+  Compiler cc = CC_NVCC;
+  if (opt->compdb_dir && !compdb_flags(opt, src->path, &cc, &flags)) {
     vec_free(&args);
     return false;
   }
-  for (int i = 0; i < opt->clang_args.len; i++)
-    vec_push(&args, opt->clang_args.items[i]);
+  flags_normalize(cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &flags);
+  flags_parser_args(opt->cuda_path, cc, &flags, &args);
+  vec_free(&flags);
 
+  if (opt->verbose) {
+    fprintf(stderr, "tfuse: parsing %s with:", src->path);
+    for (int i = 0; i < args.len; i++)
+      fprintf(stderr, " %s", (char *)args.items[i]);
+    fputc('\n', stderr);
+  }
   im->index = clang_createIndex(0, 0);
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;

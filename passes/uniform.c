@@ -83,11 +83,7 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
   return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
 }
 
-bool node_is_barrier(const Node *n) {
-  /* clang declares __syncthreads as a builtin, implicitly, at its first
-   * use: recognise it by name and by having no body of the user's. */
-  return n->kind == N_CALL && n->sym && !n->sym->body && n->sym->name && !strcmp(n->sym->name, "__syncthreads");
-}
+bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
 
 /* Walks an lvalue down to the variable it names.  *through_memory is set
  * when the path dereferences a pointer (the store then goes to memory
@@ -163,17 +159,11 @@ Sym *node_store_target(Node *lhs) {
   return s->kind == SYM_LOCAL || s->kind == SYM_PARAM ? s : NULL;
 }
 
-static const char *effect_prefixes[] = {
-    "atomic", "printf", "malloc", "free", "__threadfence", "__nanosleep", "__trap", "__brkpt",
-    "clock", "__assert", "assert", "__prof_trigger", "__st", "memcpy", "memset", "__syncthreads",
-    "__syncwarp", "__shfl", "__ballot", "__any", "__all", "__activemask", "__match", "__reduce",
-    "curand", "__stwb", "__stcg", "__stcs", "__stwt", "vprintf", "__pipeline", "__isShared",
-};
-
 /* A function that neither writes memory nor depends on which thread calls
- * it.  System functions are judged by name and by whether they take
- * pointers/references they could write through; user functions by body. */
+ * it (effects.c's table, else its body), and a call of one (every candidate
+ * of a dependent call). */
 static bool pure_rec(const Sym *fn, int depth);
+static bool call_pure(const Node *call, int depth);
 
 static bool body_is_pure(const Node *n, int depth) {
   if (!n)
@@ -184,9 +174,7 @@ static bool body_is_pure(const Node *n, int depth) {
     if (mem || !s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
       return false;
   }
-  if (n->kind == N_CALL && !n->is_launch && n->sym && n->sym->kind == SYM_FUNC && !pure_rec(n->sym, depth + 1))
-    return false;
-  if (n->kind == N_CALL && (!n->sym || n->sym->kind != SYM_FUNC))
+  if (n->kind == N_CALL && !call_pure(n, depth + 1))
     return false;
   if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
     return false;
@@ -199,18 +187,32 @@ static bool body_is_pure(const Node *n, int depth) {
 static bool pure_rec(const Sym *fn, int depth) {
   if (!fn || fn->kind != SYM_FUNC || depth > 32)
     return false;
-  /* A non-const method writes its object; cooperative groups' queries
-   * read the thread's coordinates. */
-  if ((fn->is_method && !fn->is_const_method) || sym_is_cooperative_groups(fn))
+  /* A non-const method writes its object. */
+  if (fn->is_method && !fn->is_const_method)
     return false;
-  if (fn->body && fn->in_main_file)
+  switch (fn_class(fn)) {
+  case FN_PURE:
+  case FN_LOAD: /* like a load: uniform at a uniform address */
+    return fn->out_params == 0;
+  case FN_BODY:
     return fn->out_params == 0 && body_is_pure(fn->body, depth);
-  if (!fn->in_system_header)
+  default:
     return false;
-  for (size_t i = 0; i < sizeof effect_prefixes / sizeof *effect_prefixes; i++)
-    if (!strncmp(fn->name, effect_prefixes[i], strlen(effect_prefixes[i])))
-      return false;
-  return fn->out_params == 0;
+  }
+}
+
+static bool call_pure(const Node *call, int depth) {
+  if (call->is_launch)
+    return false;
+  if (call->sym)
+    return pure_rec(call->sym, depth);
+  if (call->cand) {
+    for (int i = 0; i < call->ncand; i++)
+      if (!pure_rec(call->cand[i], depth))
+        return false;
+    return call->ncand > 0;
+  }
+  return call_is_construct(call);
 }
 
 bool sym_is_pure_function(const Sym *fn) { return pure_rec(fn, 0); }
@@ -334,18 +336,20 @@ int call_first_arg(const Node *call) {
   if (call->nkid == 0)
     return 0;
   Node *c0 = node_strip(call->kid[0]);
-  if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER)
+  if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER || (!call->sym && call->cand))
     return 1;
   return 0;
 }
 
 bool call_passes_by_ref(const Node *call, const Node *arg) {
-  if (!call->sym)
-    return false;
+  int count = call->sym ? 1 : call->ncand;
   int first = call_first_arg(call);
-  for (int a = first; a < call->nkid && a - first < 32; a++)
-    if (node_strip(call->kid[a]) == arg && (call->sym->ref_params >> (a - first) & 1))
-      return true;
+  for (int c = 0; c < count; c++) {
+    Sym *fn = call->sym ? call->sym : call->cand[c];
+    for (int a = first; fn && a < call->nkid && a - first < 32; a++)
+      if (node_strip(call->kid[a]) == arg && (fn->ref_params >> (a - first) & 1))
+        return true;
+  }
   return false;
 }
 
@@ -527,8 +531,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_CALL: {
     v = visit_kids(ua, n);
-    Sym *fn = n->sym;
-    bool pure = fn ? sym_is_pure_function(fn) : call_is_construct(n);
+    bool pure = call_pure(n, 0);
     if (node_is_barrier(n)) {
       pure = true; /* uniform: legality keeps it in uniform control */
       if (ua->threads) /* the last round's answer stays */
@@ -595,20 +598,6 @@ static void reset_syms(Node *n) {
     reset_syms(n->kid[i]);
 }
 
-static void collect_shared(UA *ua, Node *n, int depth) {
-  if (n->sym && n->sym->kind == SYM_SHARED) {
-    bool seen = false;
-    for (int i = 0; i < ua->shared.len && !seen; i++)
-      seen = ua->shared.items[i] == n->sym;
-    if (!seen)
-      vec_push(&ua->shared, n->sym);
-  }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
-    collect_shared(ua, n->sym->body, depth + 1);
-  for (int i = 0; i < n->nkid; i++)
-    collect_shared(ua, n->kid[i], depth);
-}
-
 static void reset_nodes(Node *n) {
   n->varying = n->has_vreturn = n->loop_varying = false;
   n->ucount = 0;
@@ -630,7 +619,7 @@ static void analyze(Unit *u, Kernel *k, bool threads) {
   reset_syms(k->fn);
   reset_nodes(k->fn);
   effects_prepare(u, k);
-  collect_shared(&ua, k->fn, 0);
+  kernel_shared_vars(k->fn, &ua.shared);
   Node *body = k->fn->sym->body;
   /* Parameters are uniform: every copy receives the same arguments. */
   int rounds = 0;

@@ -1,12 +1,13 @@
-/* compdb: parser flags for the input from BUILD_DIR/compile_commands.json
- * (`-p BUILD_DIR`, as clang tools do).  With parse.c, the only other file
- * that uses libclang: its compilation-database API.
+/* compdb: the recorded compile command of a file in
+ * BUILD_DIR/compile_commands.json (`-p BUILD_DIR`, as clang tools do).
+ * With parse.c, the only other file that uses libclang: its
+ * compilation-database API.
  *
- * Kept from the recorded command: -I, -isystem, -iquote, -include, -D, -U
- * and -std (nvcc and clang spell them alike); include paths are made
- * absolute against the command's directory.  Everything else (nvcc's
- * --generate-code, -o, -c, host-compiler flags) is the compiler's business,
- * not the parser's. */
+ * The command's flags are read by tool/flags.c, relative paths against the
+ * command's directory: an nvcc command (the compiler's name contains "nvcc",
+ * after a ccache-like launcher) as nvcc reads it, anything else as clang
+ * does.  Outputs, code generation and host-compiler flags are the
+ * compiler's business, not the parser's. */
 #include "tfuse.h"
 
 #include <clang-c/CXCompilationDatabase.h>
@@ -17,17 +18,16 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-static const char *abs_path(const char *dir, const char *p) {
-  if (p[0] == '/')
-    return p;
-  return arena_printf("%s/%s", dir, p);
+static bool is_launcher(const char *base) {
+  return !strcmp(base, "ccache") || !strcmp(base, "sccache") || !strcmp(base, "distcc");
 }
 
-/* Flags with the value in the next argument or glued on. */
-static const char *path_flags[] = {"-I", "-isystem", "-iquote", "-include"};
-static const char *value_flags[] = {"-D", "-U"};
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
 
-bool compdb_load_args(const Options *opt, Vec *out) {
+bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out) {
   CXCompilationDatabase_Error err;
   /* libclang prints its own YAML and tooling errors; ours say it better. */
   fflush(stderr);
@@ -47,7 +47,7 @@ bool compdb_load_args(const Options *opt, Vec *out) {
     return false;
   }
   char resolved[PATH_MAX];
-  const char *file = realpath(opt->input, resolved) ? resolved : opt->input;
+  const char *file = realpath(input, resolved) ? resolved : input;
   /* Search all entries: a per-file query would infer a command for a file
    * the database does not list, and we want the file's own entry. */
   CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
@@ -66,7 +66,7 @@ bool compdb_load_args(const Options *opt, Vec *out) {
     clang_disposeString(ds);
   }
   if (!listed) {
-    error_plain("'%s' has no entry in '%s/compile_commands.json'", opt->input, opt->compdb_dir);
+    error_plain("'%s' has no entry in '%s/compile_commands.json'", input, opt->compdb_dir);
     if (cmds)
       clang_CompileCommands_dispose(cmds);
     clang_CompilationDatabase_dispose(db);
@@ -77,43 +77,18 @@ bool compdb_load_args(const Options *opt, Vec *out) {
   const char *dir = arena_strdup(clang_getCString(dirs));
   clang_disposeString(dirs);
   unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-  for (unsigned i = 1; i < nargs; i++) {
-    CXString s = clang_CompileCommand_getArg(cmd, i);
-    const char *a = arena_strdup(clang_getCString(s));
-    clang_disposeString(s);
-    const char *next = NULL;
-    if (i + 1 < nargs) {
-      CXString t = clang_CompileCommand_getArg(cmd, i + 1);
-      next = arena_strdup(clang_getCString(t));
-      clang_disposeString(t);
-    }
-    bool used = false;
-    for (size_t j = 0; j < sizeof path_flags / sizeof *path_flags && !used; j++) {
-      size_t fl = strlen(path_flags[j]);
-      if (!strcmp(a, path_flags[j]) && next) {
-        vec_push(out, (void *)path_flags[j]);
-        vec_push(out, (void *)abs_path(dir, next));
-        i++;
-        used = true;
-      } else if (!strncmp(a, path_flags[j], fl) && a[fl] && !(j == 0 && !strncmp(a, "-isystem", 8)) &&
-                 !(j == 0 && !strncmp(a, "-iquote", 7)) && !(j == 0 && !strncmp(a, "-include", 8))) {
-        vec_push(out, arena_printf("%s%s", path_flags[j], abs_path(dir, a + fl)));
-        used = true;
-      }
-    }
-    for (size_t j = 0; j < sizeof value_flags / sizeof *value_flags && !used; j++) {
-      if (!strcmp(a, value_flags[j]) && next) {
-        vec_push(out, arena_printf("%s%s", value_flags[j], next));
-        i++;
-        used = true;
-      } else if (!strncmp(a, value_flags[j], 2) && a[2]) {
-        vec_push(out, (void *)a);
-        used = true;
-      }
-    }
-    if (!used && !strncmp(a, "-std=", 5))
-      vec_push(out, (void *)a);
+  char **argv = arena_alloc(sizeof(char *) * (nargs + 1));
+  for (unsigned i = 0; i < nargs; i++) {
+    CXString a = clang_CompileCommand_getArg(cmd, i);
+    argv[i] = arena_strdup(clang_getCString(a));
+    clang_disposeString(a);
   }
+  unsigned first = 0;
+  while (first + 1 < nargs && is_launcher(base_name(argv[first])))
+    first++;
+  *cc = first < nargs && strstr(base_name(argv[first]), "nvcc") ? CC_NVCC : CC_CLANG;
+  if (first < nargs)
+    flags_normalize(*cc, argv + first + 1, (int)(nargs - first - 1), dir, out);
   clang_CompileCommands_dispose(cmds);
   clang_CompilationDatabase_dispose(db);
   return true;

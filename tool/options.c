@@ -1,5 +1,6 @@
 /* Command-line options.  Every option works with one or two dashes, as
- * `-opt V` and `--opt=V`; anything after `--` goes to the parser. */
+ * `-opt V` and `--opt=V`; anything after `--` is the file's compiler
+ * flags, in nvcc's spellings (read by tool/flags.c). */
 #include "tfuse.h"
 
 #include <stdio.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: tfuse [options] FILE.cu [-- CLANG_ARGS...]\n"
+    "usage: tfuse [options] FILE.cu [-- NVCC_FLAGS...]\n"
     "\n"
     "Coarsens the CUDA kernels of FILE.cu marked `#pragma tfuse coarsen` (or\n"
     "named with -kernel): each thread does the work of K logical threads, and\n"
@@ -37,13 +38,20 @@ static const char usage_text[] =
     "                         launches through the check runtime: with TFUSE_CHECK=1 each\n"
     "                         launch runs both and compares (link runtime/src/check.cpp, -lcuda)\n"
     "  -dump-after PASS       print the state after PASS (parse, uniform) and stop\n"
-    "  -I DIR                 add an include directory for the parser\n"
-    "  -D NAME[=V]            define a macro for the parser\n"
+    "  -v                     print the parser's arguments (what tfuse took from nvcc)\n"
+    "  -I DIR, -isystem DIR   add an include directory for the parser\n"
+    "  -D NAME[=V], -U NAME   define, undefine a macro for the parser\n"
+    "  -include FILE          include FILE first; -std=c++NN: the C++ dialect (nvcc's\n"
+    "                         long spellings too: --include-path, --define-macro...)\n"
     "  -cuda-path DIR         CUDA installation (default /usr/local/cuda)\n"
     "  -p BUILD_DIR           take include paths, defines and -std for FILE from\n"
     "                         BUILD_DIR/compile_commands.json\n"
     "  -help                  print this help\n"
     "  -version               print the version\n"
+    "\n"
+    "After --, the flags nvcc compiles FILE.cu with: tfuse parses it with the\n"
+    "include folders and macros nvcc would use (asked of nvcc) and ignores the\n"
+    "rest (-arch, -O3, -o...).\n"
     "\n"
     "Pragma clauses: #pragma tfuse coarsen factor(K) dim(d) mode(m) mapping(p);\n"
     "command-line options override them for every kernel.\n"
@@ -118,7 +126,7 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     char *arg = argv[i];
     if (!strcmp(arg, "--")) {
       for (i++; i < argc; i++)
-        vec_push(&opt->clang_args, argv[i]);
+        vec_push(&opt->compiler_args, argv[i]);
       break;
     }
     if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -138,9 +146,9 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       value = eq + 1;
       name = namebuf;
     }
-    /* -Ifoo and -DFOO=1 glued forms. */
-    if ((arg[1] == 'I' || arg[1] == 'D') && arg[2]) {
-      vec_push(&opt->clang_args, arg);
+    /* -Ifoo, -DFOO=1 and -UFOO glued forms. */
+    if ((arg[1] == 'I' || arg[1] == 'D' || arg[1] == 'U') && arg[2]) {
+      vec_push(&opt->compiler_args, arg);
       continue;
     }
 
@@ -213,9 +221,15 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       if (strcmp(value, "parse") && strcmp(value, "uniform"))
         return usage_error("invalid value '%s' for -dump-after: expected parse or uniform%s", value, "");
       opt->dump_after = value;
-    } else if (FLAG("I") || FLAG("D")) {
+    } else if (FLAG("I") || FLAG("D") || FLAG("U") || FLAG("isystem") || FLAG("include") || FLAG("std") ||
+               FLAG("x") || FLAG("include-path") || FLAG("system-include") || FLAG("define-macro") ||
+               FLAG("undefine-macro") || FLAG("pre-include")) {
+      /* The compiler's own options, in nvcc's spellings: read with the
+       * flags after -- (tool/flags.c). */
       NEED_VALUE();
-      vec_push(&opt->clang_args, arena_printf("-%s%s", name, value));
+      vec_push(&opt->compiler_args, arena_printf("--%s=%s", name, value));
+    } else if (FLAG("v")) {
+      opt->verbose = true;
     } else if (FLAG("p")) {
       NEED_VALUE();
       opt->compdb_dir = value;

@@ -38,6 +38,8 @@ char *arena_strdup(const char *s);
 char *arena_strndup(const char *s, size_t n);
 char *arena_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void arena_free_all(void);
+/* FNV-1a hash of a string. */
+size_t str_hash(const char *s);
 
 /* ===================== tool/source.c ===================== */
 
@@ -136,10 +138,11 @@ typedef struct {
   bool skip_unsafe;
   bool external_launches; /* -external-launches: no launch in the file is not an error */
   bool check;             /* -check: keep the originals, checked launches */
+  bool verbose;           /* -v: print the parser's arguments */
   const char *dump_after; /* pass name or NULL */
   Params cli;             /* from the command line; overrides pragmas */
   Vec kernels;            /* char*: -kernel NAME */
-  Vec clang_args;         /* char*: -I, -D, and everything after -- */
+  Vec compiler_args;      /* char*: -I, -D... and everything after --, as given (nvcc's spellings) */
   const char *cuda_path;
   const char *compdb_dir; /* -p BUILD_DIR */
   const char *candidates; /* -candidates LIST: factors tried by -factor auto (NULL: 2,4,8,16) */
@@ -156,11 +159,29 @@ bool params_set_mapping(Params *p, const char *v);
 const char *mode_name(Mode m);
 const char *mapping_name(Mapping m);
 
+/* ===================== tool/flags.c ===================== */
+
+/* The compiler a command line is for: its spellings, and what it defines. */
+typedef enum { CC_NVCC, CC_CLANG } Compiler;
+/* One option of a compiler command line, read (see flags.c). */
+typedef struct Flag Flag;
+
+/* The user's cache folder ($TFUSE_CACHE_DIR, else $XDG_CACHE_HOME/tfuse,
+ * else ~/.cache/tfuse), created if missing; NULL when there is none. */
+const char *cache_dir(void);
+/* Reads compiler options (no compiler, no input) into Flag*s appended to
+ * out; relative paths are taken against dir (NULL: the current folder). */
+void flags_normalize(Compiler cc, char *const *argv, int argc, const char *dir, Vec *out);
+/* Appends the parser's (clang's) arguments for those flags: the include
+ * folders and macros the compiler would use, nvcc's asked of nvcc. */
+void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out);
+
 /* ===================== tool/compdb.c ===================== */
 
-/* Appends the parser flags recorded for opt->input in
- * opt->compdb_dir/compile_commands.json; false after an error. */
-bool compdb_load_args(const Options *opt, Vec *out);
+/* Reads the command recorded for `input` in opt->compdb_dir/compile_commands.json
+ * into Flag*s appended to out (flags_normalize), and its compiler into *cc;
+ * false after an error. */
+bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out);
 
 /* ===================== passes/parse.c ===================== */
 
@@ -208,11 +229,17 @@ struct Sym {
   bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
   bool is_ctor;         /* SYM_FUNC: a constructor */
   Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
-  Node *body;       /* SYM_FUNC: definition body if seen */
+  bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
+  Node *body;       /* SYM_FUNC: definition body if seen (in the main file, or loaded by unit_load_body) */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
   unsigned ref_params; /* SYM_FUNC: bit i: parameter i is a non-const reference */
+  unsigned dep_params; /* SYM_FUNC: bit i: parameter i has a dependent type (a pointer, maybe) */
   int nparams;
+  bool type_dependent; /* variables: the type depends on a template parameter */
+  bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...): the host-side
+                          parse does not see the device code */
+  void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the main file */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
   bool addr_taken;
@@ -238,6 +265,10 @@ struct Node {
   Node *parent;
   Node **kid;
   int nkid;
+  /* N_CALL of a dependent name in a template (sym is NULL): every function the
+   * name may call (the overload set clang found); spelling is the name. */
+  Sym **cand;
+  int ncand;
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
@@ -286,6 +317,8 @@ typedef struct {
   Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes), main file */
   Vec launches;   /* Node* N_CALL with is_launch */
   Vec idents;     /* char*: every identifier spelled in the main file */
+  Vec extern_functions; /* Node* N_FUNC defined outside the main file whose bodies were loaded for analysis
+                           (unit_load_body); their offsets do not point into the main file */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
 
@@ -293,6 +326,10 @@ typedef struct {
  * false when the file could not be parsed. */
 bool parse_unit(Unit *u, Source *src, const Options *opt);
 void parse_dispose(Unit *u);
+/* Builds the body of fn when it is defined outside the main file (a header);
+ * returns whether fn has a body now.  For analysis only: the nodes' offsets
+ * are not in the main file's text. */
+bool unit_load_body(Unit *u, Sym *fn);
 bool unit_has_ident(const Unit *u, const char *name);
 /* Offset just past the bracket matching the one at `open`, skipping
  * comments and literals; returns `limit` if unmatched. */
@@ -375,7 +412,36 @@ typedef struct {
   bool allocates; /* new, delete */
 } Effects;
 
-/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k. */
+/* What a called function does, for every decision about calls (one table of
+ * CUDA's and the C library's functions in effects.c, else the function's
+ * body).  Besides its class, every known function writes through its
+ * non-const pointer and reference parameters (sincosf's outputs). */
+typedef enum {
+  FN_UNKNOWN,     /* no body tfuse can read and not in the table: refused */
+  FN_BODY,        /* analysed by its body (the user's, or a header's) */
+  FN_PURE,        /* a value of its arguments: math, conversions, bit tricks */
+  FN_LOAD,        /* also reads memory through a pointer argument (__ldg, textures): like a load */
+  FN_LOAD_SHARED, /* reads memory that other threads may be writing (__ldcv, __ldlu): a value per copy */
+  FN_STORE,       /* writes memory (atomics, __stcg, memcpy, curand): once per copy, a value per copy */
+  FN_EFFECT,      /* an effect of its own (printf, assert, __trap, __nanosleep): once per copy */
+  FN_ALLOC,       /* malloc, free: once per copy */
+  FN_CLOCK,       /* clock(), clock64(): differs at every call: a value per copy */
+  FN_FENCE,       /* __threadfence*: once per copy */
+  FN_WARP,        /* warp-synchronous: shuffles, votes, __syncwarp, __match, __reduce_*_sync */
+  FN_BARRIER,     /* __syncthreads */
+  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: refused */
+  FN_COOPERATIVE, /* cooperative groups: refused */
+  FN_UNSUPPORTED, /* clusters, mbarriers, named barriers, the device runtime: refused */
+} FnClass;
+
+FnClass fn_class(const Sym *fn);
+/* A short phrase for a class (for messages and -report). */
+const char *fn_class_name(FnClass c);
+/* Whether fn is one of CUDA's or the C library's functions in the table. */
+bool fn_is_known(const Sym *fn);
+
+/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k;
+ * loads the bodies of the header functions k may call (unit_load_body). */
 void effects_prepare(Unit *u, Kernel *k);
 /* Adds to e everything evaluating n may write. */
 void effects_of(Node *n, Effects *e);
@@ -395,6 +461,9 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
+/* Adds to out (once each) every __shared__ variable that the function fn (a
+ * kernel's N_FUNC) and the functions it calls name, extern ones included. */
+void kernel_shared_vars(Node *fn, Vec *out);
 
 /* ===================== passes/legality.c ===================== */
 

@@ -128,3 +128,10 @@ void arena_free_all(void) {
     arena_head = next;
   }
 }
+
+size_t str_hash(const char *s) {
+  size_t h = 1469598103934665603u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}

@@ -1,0 +1,20 @@
+// A header's helper that reads the thread index is refused in thread
+// mode, like the file's own; one whose body tests __CUDA_ARCH__ is refused
+// in both modes: tfuse parses the host side and would analyse the host's
+// branch, not the code the device runs.
+// RUN: not %tfuse -factor 2 -mode thread -I %S/Inputs %s -o %t.out 2>&1 | FileCheck --check-prefixes=CHECK,THREAD %s
+// RUN: not %tfuse -factor 2 -mode block -I %S/Inputs %s -o %t.out 2>&1 | FileCheck --check-prefixes=CHECK,BLOCK %s
+
+#include "helpers.cuh"
+
+#pragma tfuse coarsen
+__global__ void k(float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+// THREAD: header-refused.cu:[[@LINE+2]]:12: error: 'lane_id' reads threadIdx.x, which coarsening changes; pass the value as an argument instead
+// BLOCK-NOT: lane_id
+  out[i] = lane_id();
+// CHECK: header-refused.cu:[[@LINE+1]]:13: error: call to 'fast_exp', whose body tests __CUDA_ARCH__ (or NV_IF_TARGET): tfuse parses the host side and cannot see the device code
+  out[i] += fast_exp(out[i]);
+}
+
+void run(float *out, int n) { k<<<n, 64>>>(out); }

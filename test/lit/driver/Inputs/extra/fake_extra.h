@@ -1,0 +1,1 @@
+// found only through the fake nvcc's SYSTEM_INCLUDES (driver/nvcc-query.test)

@@ -1,0 +1,3 @@
+#ifndef SCALE
+#error "SCALE is not defined: -D did not reach the parser"
+#endif
