@@ -138,6 +138,18 @@ static unsigned launch_statement_end(Unit *u, Node *call, Kernel *k) {
   return end;
 }
 
+/* A launch's callee text (`k`, `ns::k<T>`) with the kernel's name, its
+ * last whole-word occurrence, renamed to `to`; NULL if it is not there. */
+static char *callee_renamed(const char *callee, const char *name, const char *to) {
+  char *out = NULL;
+  size_t nlen = strlen(name);
+  for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name)) {
+    if ((p == callee || !is_ident_char(p[-1])) && !is_ident_char(p[nlen]))
+      out = arena_printf("%.*s%s%s", (int)(p - callee), callee, to, p + nlen);
+  }
+  return out;
+}
+
 /* -check: the checked launch, replacing the whole statement. */
 static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, EditList *el,
                             const char *site) {
@@ -149,12 +161,7 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
     return false;
   char *callee = arena_strndup(t + call->begin, cb - call->begin);
   /* The original's callee: the kernel's name renamed (k<T> -> k__tf_orig<T>). */
-  char *orig_callee = NULL;
-  size_t nlen = strlen(k->sym->name);
-  for (char *p = strstr(callee, k->sym->name); p; p = strstr(p + 1, k->sym->name)) {
-    if ((p == callee || !is_ident_char(p[-1])) && !is_ident_char(p[nlen]))
-      orig_callee = arena_printf("%.*s%s%s", (int)(p - callee), callee, original_name(k), p + nlen);
-  }
+  char *orig_callee = callee_renamed(callee, k->sym->name, original_name(k));
   if (!orig_callee) {
     error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
     return false;
@@ -342,20 +349,16 @@ static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int 
   return true;
 }
 
-static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
-  const Source *src = u->src;
-  const char *t = src->text;
-  if (!locate_launch_text(u, call, k)) {
-    error_at(call->begin, "launch of '%s' inside a macro's body cannot be rewritten; expand it by hand",
-             k->sym->name);
-    return false;
-  }
+/* Finds `<<<` and `>>>` in the text of the call (*cb just past the one,
+ * *ce at the other) and splits the configuration; returns the number of
+ * its parts, or 0 after an error. */
+static int launch_parts(Unit *u, Node *call, Kernel *k, unsigned *cbp, unsigned *cep, Span *parts) {
+  const char *t = u->src->text;
   Node *cfg = call->kid[1];
-  /* Find <<< and >>> in the text of the call. */
   const char *open = strstr(t + call->begin, "<<<");
   if (!open || (unsigned)(open - t) >= call->end) {
     error_at(call->begin, "cannot find '<<<' in this launch of '%s'", k->sym->name);
-    return false;
+    return 0;
   }
   unsigned cb = (unsigned)(open - t) + 3;
   unsigned ce = cfg->end >= 3 ? cfg->end - 3 : cb;
@@ -363,16 +366,32 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
     const char *close = strstr(t + cb, ">>>");
     if (!close) {
       error_at(call->begin, "cannot find '>>>' in this launch of '%s'", k->sym->name);
-      return false;
+      return 0;
     }
     ce = (unsigned)(close - t);
   }
-  Span parts[4];
-  int np = split_config(src, cb, ce, parts, 4);
+  int np = split_config(u->src, cb, ce, parts, 4);
   if (np < 2) {
     error_at(call->begin, "launch of '%s' needs a grid and a block%s", k->sym->name, "");
+    return 0;
+  }
+  *cbp = cb;
+  *cep = ce;
+  return np;
+}
+
+static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
+  const Source *src = u->src;
+  if (!locate_launch_text(u, call, k)) {
+    error_at(call->begin, "launch of '%s' inside a macro's body cannot be rewritten; expand it by hand",
+             k->sym->name);
     return false;
   }
+  unsigned cb, ce;
+  Span parts[4];
+  int np = launch_parts(u, call, k, &cb, &ce, parts);
+  if (!np)
+    return false;
   int d = k->p.dim;
   int line, col;
   source_linecol(src, call->begin, &line, &col);
@@ -422,7 +441,7 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   if (n->kind == N_DECL_REF)
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (n->sym == k->sym && k->p.factor > 1) {
+      if (n->sym == k->sym && k->p.factor != 1) { /* -factor auto (0) too: its variants are renamed */
         error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch; tfuse cannot rescale such a "
                            "launch, so it refuses to coarsen the kernel", k->sym->name);
         ok = false;
@@ -667,6 +686,136 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     ok &= check_unrewritten(u, kernels->items[j], &done, opt->external_launches);
     bound_block_threads(u, kernels->items[j], &done, el);
   }
+  vec_free(&done);
+  return ok;
+}
+
+/* -factor auto: each launch of k becomes a dispatch among the kernel's
+ * variants (variants.c) through the tuning runtime (tune.h):
+ *   { const dim3 __tf_grid = (g); const dim3 __tf_block = (b);
+ *     const size_t __tf_smem = (s); const cudaStream_t __tf_stream = (st);
+ *     auto __tf_a0 = (next());                (arguments with side effects)
+ *     static const tfuse_tune_cand __tf_cands[] = {{0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}};
+ *     static tfuse_tune_site __tf_site = {"k", "HASH", "file.cu:12", 2, __tf_cands, 0};
+ *     auto __tf_launch = [&](int __tf_c) { switch (__tf_c) {
+ *       case 1: k__tf_bx2<<<coarsen_grid(__tf_grid, 0, 2u), __tf_block, __tf_smem, __tf_stream>>>(
+ *                 grid_extent(__tf_grid, 0), out, __tf_a0); break;
+ *       default: k__tf_k1<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(out, __tf_a0); break; } };
+ *     ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);
+ *     if (__tf_tune.tuning()) { __tf_tune.track(out, "out"); __tf_tune.tune(__tf_launch); }
+ *     __tf_launch(__tf_tune.choice()); }
+ * The launch must be a statement of its own, outside a macro. */
+bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  bool ok = true;
+  Vec one = {0};
+  vec_push(&one, k);
+  for (int i = 0; i < u->functions.len; i++)
+    ok &= check_other_uses(u, u->functions.items[i], &one);
+  vec_free(&one);
+  Vec done = {0};
+  for (int i = 0; i < u->launches.len; i++) {
+    Node *call = u->launches.items[i];
+    if (call->sym != k->sym)
+      continue;
+    if (!locate_launch_text(u, call, k) || call->launch_in_macro_arg) {
+      error_at(call->begin, "-factor auto cannot route this launch of '%s' (written in a macro, or naming the "
+                            "kernel with a qualifier); write it as a statement '%s<<<...>>>(...);'",
+               k->sym->name, k->sym->name);
+      ok = false;
+      continue;
+    }
+    bool twin = false;
+    for (int d = 0; d < done.len && !twin; d++)
+      twin = ((Node *)done.items[d])->begin == call->begin;
+    if (twin)
+      continue;
+    vec_push(&done, call);
+    unsigned cb, ce;
+    Span parts[4];
+    int np = launch_parts(u, call, k, &cb, &ce, parts);
+    unsigned end = np ? launch_statement_end(u, call, k) : 0;
+    if (!end) {
+      ok = false;
+      continue;
+    }
+    char *callee = arena_strndup(t + call->begin, cb - 3 - call->begin);
+    int line, col;
+    source_linecol(src, call->begin, &line, &col);
+    const char *slash = strrchr(src->path, '/');
+    char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+
+    /* Arguments, evaluated once: simple ones as written, others in locals. */
+    Node *params[64];
+    int npar = kernel_params(k, params, 64);
+    Buf pre = {0}, args = {0}, track = {0};
+    int nargs = 0;
+    for (int a = 2; a < call->nkid; a++) {
+      Node *arg = call->kid[a];
+      if (arg->end <= arg->begin)
+        continue; /* a default argument */
+      char *text = arena_strndup(t + arg->begin, arg->end - arg->begin);
+      char *use = text;
+      if (node_has_side_effects(arg)) {
+        use = arena_printf("__tf_a%d", nargs);
+        buf_printf(&pre, "auto %s = (%s); ", use, text);
+      }
+      buf_printf(&args, "%s%s", nargs ? ", " : "", use);
+      if (nargs < npar && params[nargs]->sym && params[nargs]->sym->is_pointer && !params[nargs]->sym->pointee_const)
+        buf_printf(&track, "__tf_tune.track(%s, \"%s\"); ", use, params[nargs]->sym->name);
+      nargs++;
+    }
+    char *ind = source_indent(src, call->begin);
+    Buf b = {0}, cands = {0}, cases = {0};
+    for (int v = 0; v < k->variants.len; v++) {
+      Variant *var = k->variants.items[v];
+      int d = var->p.dim;
+      int mode = var->p.factor == 1 ? 0 : var->p.mode == MODE_BLOCK ? 1 : 2;
+      buf_printf(&cands, "%s{%d, %d, %du, \"%s\"}", v ? ", " : "", mode, d, var->p.factor, var->label);
+      char *vcallee = callee_renamed(callee, k->sym->name, var->name);
+      if (!vcallee) {
+        error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
+        ok = false;
+        break;
+      }
+      char *grid = mode == 1 ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, var->p.factor)
+                             : "__tf_grid";
+      char *block = mode == 2 ? arena_printf("::tfuse_rt::coarsen_block(__tf_block, %d, %du, \"%s\", \"%s\")", d,
+                                             var->p.factor, k->sym->name, site)
+                              : "__tf_block";
+      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, nargs ? ", " : "") : "";
+      buf_printf(&cases, "%s    %s: %s<<<%s, %s, __tf_smem, __tf_stream>>>(%s%s); break;\n", ind,
+                 v ? arena_printf("case %d", v) : "default", vcallee, grid, block, extent, args.data ? args.data : "");
+    }
+    buf_printf(&b, "{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
+               span_text(src, parts[1]));
+    buf_printf(&b, "%s  const size_t __tf_smem = (%s); const cudaStream_t __tf_stream = (%s);\n", ind,
+               np > 2 ? span_text(src, parts[2]) : "0", np > 3 ? span_text(src, parts[3]) : "0");
+    if (pre.len)
+      buf_printf(&b, "%s  %.*s\n", ind, (int)pre.len - 1, pre.data);
+    buf_printf(&b, "%s  static const tfuse_tune_cand __tf_cands[] = {%s};\n", ind, cands.data);
+    buf_printf(&b, "%s  static tfuse_tune_site __tf_site = {\"%s\", \"%s\", \"%s\", %d, __tf_cands, %s%s%s};\n", ind,
+               k->sym->name, k->tune_hash, site, k->variants.len, k->untunable ? "\"" : "",
+               k->untunable ? k->untunable : "0", k->untunable ? "\"" : "");
+    buf_printf(&b, "%s  auto __tf_launch = [&](int __tf_c) {\n%s    switch (__tf_c) {\n%s%s    }\n%s  };\n", ind, ind,
+               cases.data, ind, ind);
+    buf_printf(&b, "%s  ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);\n",
+               ind);
+    buf_printf(&b, "%s  if (__tf_tune.tuning()) { %s__tf_tune.tune(__tf_launch); }\n", ind,
+               track.data ? track.data : "");
+    buf_printf(&b, "%s  __tf_launch(__tf_tune.choice());\n%s}", ind, ind);
+    edit_replace(el, call->begin, end - call->begin, b.data);
+    buf_free(&b);
+    buf_free(&cands);
+    buf_free(&cases);
+    buf_free(&pre);
+    buf_free(&args);
+    buf_free(&track);
+  }
+  if (ok && done.len == 0)
+    warning_at(k->fn->loc, "no launch of '%s' in this file: -factor auto renamed its variants, so a launch "
+                           "elsewhere no longer compiles", k->sym->name);
   vec_free(&done);
   return ok;
 }

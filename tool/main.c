@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Runs the analyses and rewrites of one kernel; false if it is refused. */
-static bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
+bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   uniform_analyze(u, k);
   if (opt->dump_after && !strcmp(opt->dump_after, "uniform")) {
     Buf b = {0};
@@ -79,10 +79,16 @@ int tfuse_main(int argc, char **argv) {
                   "the output is the input unchanged", src.path);
 
   Vec done_kernels = {0};
+  int tuned = 0; /* -factor auto kernels */
   for (int i = 0; i < kernels.len; i++) {
     Kernel *k = kernels.items[i];
     if (k->p.factor == 1)
       continue; /* factor 1: unchanged */
+    if (k->p.factor == FACTOR_AUTO) {
+      if (!opt.dump_after && variants_emit(&unit, k, &opt, &edits) && launch_rewrite_auto(&unit, k, &edits))
+        tuned++;
+      continue;
+    }
     if (opt.skip_unsafe)
       diag_begin_trial();
     EditList trial = {0};
@@ -113,11 +119,11 @@ int tfuse_main(int argc, char **argv) {
     goto out;
   if (!launch_rewrite(&unit, &done_kernels, &opt, &edits))
     goto out;
-  if (done_kernels.len > 0)
+  if (done_kernels.len > 0 || tuned > 0)
     edit_insert(&edits, 0,
-                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s",
-                             TFUSE_VERSION, src.path, tfuse_prelude_text, opt.check ? tfuse_check_header_text : "",
-                             opt.check ? "\n" : ""));
+                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s%s%s",
+                             TFUSE_VERSION, src.path, tfuse_prelude_text, opt.check || tuned ? tfuse_check_header_text : "",
+                             opt.check || tuned ? "\n" : "", tuned ? tfuse_tune_header_text : "", tuned ? "\n" : ""));
 
   size_t len;
   char *text = edit_apply(&edits, &src, &len);

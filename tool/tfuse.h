@@ -103,6 +103,10 @@ void edit_replace(EditList *el, unsigned off, unsigned len, const char *text);
 void edit_insert(EditList *el, unsigned off, const char *text);
 /* Applies all edits to src; returns NULL (after an error) on overlap. */
 char *edit_apply(EditList *el, const Source *src, size_t *out_len);
+/* The text of [b, e) with the edits that lie within it applied (the others
+ * are left out); an arena string, or NULL (after an error) on overlap.
+ * -factor auto renders each variant of a kernel this way. */
+char *edit_render_range(EditList *el, const Source *src, unsigned b, unsigned e);
 /* Writes data to path atomically (temporary file in the same folder, then
  * rename); "-" is stdout.  Returns false after printing an error. */
 bool edit_write_file(const char *path, const char *data, size_t len);
@@ -123,6 +127,10 @@ typedef struct {
 
 enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8 };
 
+/* `-factor auto` / `factor(auto)`: Params.factor is FACTOR_AUTO, and
+ * passes/variants.c emits one variant per candidate instead of one kernel. */
+#define FACTOR_AUTO 0
+
 typedef struct {
   const char *input;
   const char *output; /* NULL: stdout */
@@ -139,6 +147,8 @@ typedef struct {
   Vec compiler_args;      /* char*: -I, -D... and everything after --, as given (nvcc's spellings) */
   const char *cuda_path;
   const char *compdb_dir; /* -p BUILD_DIR */
+  const char *candidates; /* -candidates LIST: factors tried by -factor auto (NULL: 2,4,8,16) */
+  const char *tune_space; /* -tune-space SPEC: mode.dim:K,... items tried by -factor auto */
 } Options;
 
 /* Returns 0 to go on, or an exit status (0 for --help, 2 for misuse). */
@@ -365,7 +375,18 @@ struct Kernel {
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
+  /* -factor auto (variants.c) */
+  Vec variants;     /* Variant*: the original first */
+  char *tune_hash;  /* hash of the variants' text, part of the tuning key */
+  char *untunable;  /* why the runtime must not tune it, or NULL */
 };
+
+/* One candidate of -factor auto, emitted as its own kernel. */
+typedef struct {
+  Params p;    /* p.factor 1: the original */
+  char *name;  /* k__tf_k1, k__tf_bx4, ... */
+  char *label; /* "original", "block.x:4", ... */
+} Variant;
 
 /* Finds `#pragma tfuse coarsen` lines, matches them to kernels, merges
  * pragma clauses with command-line options.  Returns the kernels to
@@ -508,6 +529,16 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len);
  * tfuse cannot expand it and it names k or another macro). */
 bool macro_uses_may_launch(Unit *u, Kernel *k);
 
+/* ===================== passes/variants.c ===================== */
+
+/* Parses -candidates (modes false: "2,4,8") or -tune-space (modes true:
+ * "block.x:2,4 thread.y.consecutive:2"); appends Params* to out if not
+ * NULL (factors of 1 are left out: the original is always a candidate). */
+bool tune_space_parse(const char *spec, bool modes, Vec *out);
+char *variant_label(const Params *p);
+/* -factor auto: replaces kernel k by its variants (see variants.c). */
+bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el);
+
 /* ===================== passes/launch.c ===================== */
 
 /* Rewrites every launch of the coarsened kernels in the file; with
@@ -518,17 +549,25 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
  * NAME__tf_orig, inserted before the coarsened one. */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el);
 const char *original_name(const Kernel *k);
+/* -factor auto: every launch of k (after variants_emit) becomes a dispatch
+ * through the tuning runtime (runtime/include/tfuse/tune.h). */
+bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el);
 
 /* ===================== tool/main.c ===================== */
 
 /* One whole run of tfuse (what main does); returns the exit status.  Leaves
  * no state behind, so it may be called again in the same process. */
 int tfuse_main(int argc, char **argv);
+/* Runs the analyses and rewrites of one kernel with its Params; false if
+ * it is refused. */
+bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el);
 
 /* ===================== tool/prelude.c ===================== */
 
 extern const char tfuse_prelude_text[];
 /* The text of runtime/include/tfuse/check.h (emitted with -check). */
 extern const char tfuse_check_header_text[];
+/* The text of runtime/include/tfuse/tune.h (emitted with -factor auto). */
+extern const char tfuse_tune_header_text[];
 
 #endif
