@@ -771,6 +771,15 @@ void effects_of(Node *n, Effects *e) {
 
 void effects_of_store(Node *lv, Effects *e) { store_to(lv, e); }
 
+Sym *node_store_target(Node *lhs) {
+  PointsTo p = {0};
+  bool this_obj = false;
+  lvalue_objects(lhs, &p, &this_obj);
+  Sym *s = !p.memory && !p.unknown && !this_obj && p.syms.len == 1 ? p.syms.items[0] : NULL;
+  vec_free(&p.syms);
+  return s && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM) ? s : NULL;
+}
+
 void effects_of_call(Node *call, Effects *e) {
   if (!node_is_barrier(call))
     call_effects(call, e);

@@ -74,43 +74,6 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
 
 bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
 
-/* Walks an lvalue down to the variable it names.  *through_memory is set
- * when the path dereferences a pointer (the store then goes to memory
- * whatever the root is). */
-static Sym *lvalue_root(Node *lhs, bool *through_memory) {
-  *through_memory = false;
-  Node *n = node_strip(lhs);
-  while (n) {
-    switch (n->kind) {
-    case N_DECL_REF:
-      if (n->sym && (n->sym->is_pointer || n->sym->is_reference) && n != node_strip(lhs))
-        *through_memory = true;
-      return n->sym;
-    case N_SUBSCRIPT:
-      n = node_strip(n->kid[0]);
-      break;
-    case N_MEMBER:
-      if (n->arrow)
-        *through_memory = true;
-      if (n->nkid < 1)
-        return NULL;
-      n = node_strip(n->kid[0]);
-      break;
-    case N_UNOP:
-      if (n->op == OP_DEREF) {
-        *through_memory = true;
-        n = node_strip(n->kid[0]);
-        break;
-      }
-      return NULL;
-    default:
-      *through_memory = true;
-      return NULL;
-    }
-  }
-  return NULL;
-}
-
 bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
 
 bool node_has_side_effects(const Node *n) {
@@ -140,13 +103,6 @@ Node *var_init(Node *var) {
   return NULL;
 }
 
-Sym *node_store_target(Node *lhs) {
-  bool mem;
-  Sym *s = lvalue_root(lhs, &mem);
-  if (!s || mem || s->is_reference)
-    return NULL;
-  return s->kind == SYM_LOCAL || s->kind == SYM_PARAM ? s : NULL;
-}
 
 /* A function that neither writes memory nor depends on which thread calls
  * it (effects.c's table, else its body), and a call of one (every candidate
@@ -157,12 +113,8 @@ static bool call_pure(const Node *call, int depth);
 static bool body_is_pure(const Node *n, int depth) {
   if (!n)
     return true;
-  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
-    bool mem;
-    Sym *s = lvalue_root(n->kid[0], &mem);
-    if (mem || !s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
-      return false;
-  }
+  if ((n->kind == N_ASSIGN || node_is_incdec(n)) && !node_store_target(n->kid[0]))
+    return false; /* a store beyond its own locals */
   if (n->kind == N_CALL && !call_pure(n, depth + 1))
     return false;
   if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
@@ -491,8 +443,7 @@ static bool visit(UA *ua, Node *n) {
     bool rv = visit(ua, n->kid[1]);
     bool lv = visit(ua, n->kid[0]);
     note_store(ua, n->kid[0], rv || lv);
-    bool mem;
-    Sym *s = lvalue_root(n->kid[0], &mem);
+    Sym *s = node_store_target(n->kid[0]);
     v = rv || lv || (s && s->varying);
     break;
   }
@@ -502,9 +453,8 @@ static bool visit(UA *ua, Node *n) {
       note_store(ua, n->kid[0], ov);
     } else if (n->op == OP_ADDR) {
       /* An address taken may be written through later: be conservative. */
-      bool mem;
-      Sym *s = lvalue_root(n->kid[0], &mem);
-      if (s && !mem && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
+      Sym *s = node_store_target(n->kid[0]);
+      if (s) {
         s->addr_taken = true;
         make_varying(ua, s);
         ov = true;

@@ -334,8 +334,6 @@ bool builtin_is_seed(const Kernel *k, const Node *n);
 bool builtin_is_rescaled(const Kernel *k, const Node *n);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
-/* The local variable (or local array) a store writes, or NULL for memory. */
-Sym *node_store_target(Node *lhs);
 bool node_is_barrier(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
 /* Index of a call's first argument among its children (after the callee). */
@@ -402,6 +400,9 @@ void effects_free(Effects *e);
 /* Only the store into lvalue lv, or only the call itself (not its operands). */
 void effects_of_store(Node *lv, Effects *e);
 void effects_of_call(Node *call, Effects *e);
+/* The one local variable or parameter (a local array or object included) a
+ * store to lhs writes, or NULL when it may write anything else. */
+Sym *node_store_target(Node *lhs);
 /* Whether e writes anything but locals and parameters, or calls something with effects. */
 bool effects_beyond_locals(const Effects *e);
 bool effects_none(const Effects *e);
