@@ -853,6 +853,25 @@ static void shared_rec(Node *n, Vec *out, int depth) {
 
 void kernel_shared_vars(Node *fn, Vec *out) { shared_rec(fn, out, 0); }
 
+static bool barrier_rec(const Node *n, int depth) {
+  if (node_is_barrier(n))
+    return true;
+  if (n->kind == N_CALL && depth < 16) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && barrier_rec(fn->body, depth + 1))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (barrier_rec(n->kid[i], depth))
+      return true;
+  return false;
+}
+
+bool fn_holds_barrier(const Sym *fn) { return fn && fn_class(fn) == FN_BODY && barrier_rec(fn->body, 0); }
+
 /* ---- points-to sets of pointer locals ---- */
 
 typedef struct {

@@ -72,6 +72,33 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
   return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
 }
 
+/* A builtin read the kernel's coarsening changes: a seed or a rescaled
+ * builtin, or one it cannot tell (bi_dim < 0: a whole builtin in a macro). */
+static bool builtin_changed(const Kernel *k, const Node *n) {
+  return n->kind == N_BUILTIN && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0);
+}
+
+static bool reads_changed_rec(const Kernel *k, const Node *n, int depth) {
+  if (builtin_changed(k, n))
+    return true;
+  if (n->kind == N_CALL && depth < 16) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && reads_changed_rec(k, fn->body, depth + 1))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (reads_changed_rec(k, n->kid[i], depth))
+      return true;
+  return false;
+}
+
+bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
+  return fn && fn->kind == SYM_FUNC && fn_class(fn) == FN_BODY && reads_changed_rec(k, fn->body, 0);
+}
+
 bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
 
 bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
@@ -115,10 +142,15 @@ static bool body_is_pure(const Node *n, int depth) {
     return true;
   if ((n->kind == N_ASSIGN || node_is_incdec(n)) && !node_store_target(n->kid[0]))
     return false; /* a store beyond its own locals */
-  if (n->kind == N_CALL && !call_pure(n, depth + 1))
+  /* A barrier orders the block's threads and computes nothing: a helper
+   * that only waits and reads is still a function of its arguments
+   * (legality checks where its calls may stand). */
+  if (n->kind == N_CALL && !node_is_barrier(n) && !call_pure(n, depth + 1))
     return false;
   if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
     return false;
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_BUILTIN)
+    return false; /* `blockIdx` as a whole */
   for (int i = 0; i < n->nkid; i++)
     if (!body_is_pure(n->kid[i], depth))
       return false;

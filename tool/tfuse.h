@@ -332,6 +332,10 @@ void uniform_analyze(Unit *u, Kernel *k);
 /* Seeds and substituted builtins for the kernel's mode. */
 bool builtin_is_seed(const Kernel *k, const Node *n);
 bool builtin_is_rescaled(const Kernel *k, const Node *n);
+/* Whether the helper fn reads a builtin the kernel's coarsening changes
+ * (threadIdx.d or blockDim.d in thread mode, blockIdx.d or gridDim.d in block
+ * mode), in its body or in a helper it calls: each copy calls its own clone. */
+bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
 bool node_is_barrier(const Node *n);
@@ -418,6 +422,8 @@ bool sym_is_cooperative_groups(const Sym *s);
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);
+/* Whether the helper fn calls __syncthreads(), itself or through a helper. */
+bool fn_holds_barrier(const Sym *fn);
 
 /* ===================== passes/legality.c ===================== */
 
