@@ -5,7 +5,9 @@
  * before fuse, which may then assume: barriers only in uniform control,
  * no warp-synchronous code that thread mode would split, every varying
  * name and logical index spelled in the file's own text, no recursion, no
- * construct the emitter does not model.
+ * construct the emitter does not model, every callee known (effects.c's
+ * table or a body), and every helper that reads a changed builtin
+ * clonable (fuse.c emit_clones).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
