@@ -406,11 +406,12 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
 /* ---- functions tfuse knows without reading their bodies ---- */
 
 /* CUDA's device intrinsics and math, and the C library functions device
- * code may call, by name (a name ending in '*' is a prefix); the first
- * match wins.  Only functions declared in system headers are looked up, so
- * a user's own `max` or `atomicAdd` is analysed by its body.  A system
- * function not listed here is analysed by its body when tfuse can read one
- * that does not test __CUDA_ARCH__, else refused. */
+ * code may call, by name (a name ending in '*' is a prefix; `C::*` is every
+ * member of a class whose name starts with C); the first match wins.  Only
+ * functions declared in system headers are looked up, so a user's own
+ * `max` or `atomicAdd` is analysed by its body.  A system function not
+ * listed here is analysed by its body when tfuse can read one that does not
+ * test __CUDA_ARCH__, else refused. */
 typedef struct {
   const char *name;
   FnClass cls;
@@ -431,7 +432,8 @@ static const KnownFn known_fns[] = {
     {"__shfl*", FN_WARP}, {"__ballot*", FN_WARP}, {"__any", FN_WARP}, {"__all", FN_WARP},
     {"__any_sync", FN_WARP}, {"__all_sync", FN_WARP}, {"__uni_sync", FN_WARP}, {"__activemask", FN_WARP},
     {"__syncwarp", FN_WARP}, {"__match*", FN_WARP}, {"__reduce_*", FN_WARP}, {"ballot", FN_WARP},
-    {"any", FN_WARP}, {"all", FN_WARP},
+    {"any", FN_WARP}, {"all", FN_WARP}, {"load_matrix_sync", FN_WARP}, {"store_matrix_sync", FN_WARP},
+    {"mma_sync", FN_WARP}, {"bmma_sync", FN_WARP}, {"fill_fragment", FN_WARP},
     /* fences */
     {"__threadfence*", FN_FENCE},
     /* loads */
@@ -540,18 +542,36 @@ static const KnownFn known_fns[] = {
     {"h2log*", FN_PURE}, {"h2sin", FN_PURE}, {"h2cos", FN_PURE}, {"h2tanh*", FN_PURE},
     /* C++ utilities */
     {"move", FN_PURE}, {"forward", FN_PURE},
+    /* members of CUDA's half, bfloat16 and fp8/fp6/fp4 classes: conversions,
+     * assignments and operators on values (a non-const one writes its object) */
+    {"__half::*", FN_PURE}, {"__nv_bfloat16::*", FN_PURE}, {"__nv_fp8::*", FN_PURE}, {"__nv_fp6::*", FN_PURE},
+    {"__nv_fp4::*", FN_PURE},
 };
 
-static const KnownFn *known_entry(const char *name) {
+/* cls: for a member, the name of its class, else NULL. */
+static const KnownFn *known_entry(const char *name, const char *cls) {
   if (!name)
     return NULL;
   for (size_t i = 0; i < sizeof known_fns / sizeof *known_fns; i++) {
     const char *k = known_fns[i].name;
     size_t n = strlen(k);
-    if (k[n - 1] == '*' ? !strncmp(name, k, n - 1) : !strcmp(name, k))
+    const char *member = strstr(k, "::*");
+    if (member ? cls && !strncmp(cls, k, (size_t)(member - k))
+               : !cls && (k[n - 1] == '*' ? !strncmp(name, k, n - 1) : !strcmp(name, k)))
       return &known_fns[i];
   }
   return NULL;
+}
+
+/* The class a member function belongs to, from its USR (`c:@S@__half@F@...`). */
+static const char *member_class(const Sym *fn) {
+  const char *u = fn->usr, *f = u ? strstr(u, "@F@") : NULL;
+  if (!f)
+    f = u ? strstr(u, "@FT@") : NULL;
+  const char *s = NULL;
+  for (const char *p = u ? strstr(u, "@S@") : NULL; p && p < f; p = strstr(p + 1, "@S@"))
+    s = p + 3;
+  return s ? arena_strndup(s, (size_t)(strchr(s, '@') - s)) : NULL;
 }
 
 bool sym_is_cooperative_groups(const Sym *s) {
@@ -561,9 +581,12 @@ bool sym_is_cooperative_groups(const Sym *s) {
 /* The table applies to free functions of system headers; constructors there
  * only initialise their object. */
 static const KnownFn *known_of(const Sym *fn) {
-  if (!fn->in_system_header || fn->is_method || fn->is_ctor)
+  if (!fn->in_system_header)
     return NULL;
-  return known_entry(fn->name);
+  const char *cls = member_class(fn);
+  if (cls)
+    return known_entry(fn->name, cls);
+  return fn->is_method || fn->is_ctor ? NULL : known_entry(fn->name, NULL);
 }
 
 bool fn_is_known(const Sym *fn) { return fn && fn->kind == SYM_FUNC && known_of(fn); }

@@ -604,8 +604,21 @@ static bool member_is_arrow(Impl *im, CXCursor c, char **spelling) {
 }
 
 /* A call whose callee clang left unresolved (a dependent name in a
- * template): the overload set of its name, found under the callee. */
+ * template): the overload set of its name, found under the callee (an
+ * operator's callee stands between its operands). */
 static void dependent_callee(Node *call) {
+  for (int i = 0; i < call->nkid; i++) {
+    Node *d = call->kid[i];
+    while ((d->kind == N_UNEXPOSED || d->kind == N_PAREN) && d->nkid == 1)
+      d = d->kid[0];
+    for (int j = 0; d->kind == N_DECL_REF && j < d->nkid; j++)
+      if (d->kid[j]->cand) {
+        call->cand = d->kid[j]->cand;
+        call->ncand = d->kid[j]->ncand;
+        call->spelling = d->kid[j]->spelling;
+        return;
+      }
+  }
   Node *c = call->kid[0];
   for (int depth = 0; c && depth < 4; depth++) {
     if (c->cand) {

@@ -315,15 +315,18 @@ int call_first_arg(const Node *call) {
 }
 
 bool call_passes_by_ref(const Node *call, const Node *arg) {
+  Node *obj;
+  bool obj_ptr, ref = false;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
   int count = call->sym ? 1 : call->ncand;
-  int first = call_first_arg(call);
-  for (int c = 0; c < count; c++) {
+  for (int c = 0; c < count && !ref; c++) {
     Sym *fn = call->sym ? call->sym : call->cand[c];
-    for (int a = first; fn && a < call->nkid && a - first < 32; a++)
-      if (node_strip(call->kid[a]) == arg && (fn->ref_params >> (a - first) & 1))
-        return true;
+    for (int a = 0; fn && a < args.len && a < 32 && !ref; a++)
+      ref = node_strip(args.items[a]) == arg && (fn->ref_params >> a & 1);
   }
-  return false;
+  vec_free(&args);
+  return ref;
 }
 
 static bool visit_kids(UA *ua, Node *n) {
