@@ -212,7 +212,8 @@ static Node *enclosing_stmt(Node *n) {
  * every thread of the block reaches each copy's barriers in the same
  * order: right in block mode, where each copy is a logical block of its
  * own, as long as every thread makes every copy's call (no varying
- * control, no copy returned); in thread mode only when the helper writes
+ * control, no copy returned: not even a call emitted once, which is then
+ * guarded by the copies' live flags); in thread mode only when the helper writes
  * nothing beyond its locals, since a copy's call passes its barrier before
  * the later copies' calls have made their writes. */
 static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
@@ -224,15 +225,18 @@ static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
             L->varying_ctl->kind == N_IF ? "condition" : "statement", thread ? "thread index" : "block index");
     return;
   }
+  /* After a varying return the call is guarded by the copies' live flags,
+   * which differ between the block's threads (even emitted once, by their
+   * disjunction). */
+  if (after_varying_return(call)) {
+    refuse(L, call->begin, "'%s' calls __syncthreads() after a return that only some copies take: a thread would "
+           "skip the barriers of its returned copies", fn->name);
+    return;
+  }
   Node *stmt = enclosing_stmt(call);
   bool per_copy = call->varying || stmt->varying || node_effects_beyond_locals(stmt);
   if (!per_copy)
     return;
-  if (after_varying_return(call)) {
-    refuse(L, call->begin, "'%s' calls __syncthreads() and runs once per copy after a return that only some "
-           "copies take: a thread would skip the barriers of its returned copies", fn->name);
-    return;
-  }
   Effects e = {0};
   effects_of_call(call, &e);
   bool writes = effects_beyond_locals(&e); /* the copies' own locals are their own */

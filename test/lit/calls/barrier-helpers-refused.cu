@@ -1,7 +1,8 @@
 // A helper that calls __syncthreads() is refused where a barrier would be:
-// under control that differs between the copies, and, called once per
-// copy, after a return only some copies take (a thread would skip its
-// returned copies' barriers while the block's other threads wait).
+// under control that differs between the copies, and after a return only
+// some copies take (the call is then guarded by the copies' live flags,
+// and a thread would skip its returned copies' barriers while the block's
+// other threads wait).
 // RUN: not %tfuse -factor 2 -mode block %s -o %t.out 2>&1 | FileCheck %s
 
 __device__ float stage(float *sh, float v) {
@@ -20,7 +21,7 @@ __global__ void k(float *out, const float *in, int n) {
   if (v > 0) v = stage(sh, v);
   if (i >= n)
     return;
-// CHECK: barrier-helpers-refused.cu:[[@LINE+1]]:13: error: 'stage' calls __syncthreads() and runs once per copy after a return that only some copies take: a thread would skip the barriers of its returned copies
+// CHECK: barrier-helpers-refused.cu:[[@LINE+1]]:13: error: 'stage' calls __syncthreads() after a return that only some copies take: a thread would skip the barriers of its returned copies
   float w = stage(sh, v);
   out[i] = w;
 }
