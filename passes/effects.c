@@ -859,41 +859,63 @@ bool stmt_is_per_copy(Node *s) {
 
 /* ---- the kernel's shared variables ---- */
 
-static void shared_rec(Node *n, Vec *out, int depth) {
+/* Whether fn was visited before in this walk (and marks it visited): each
+ * walk over the helpers a call reaches visits each helper once. */
+static bool visited(Vec *seen, Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, fn);
+  return false;
+}
+
+static void shared_rec(Node *n, Vec *out, Vec *seen) {
   if (n->sym && n->sym->kind == SYM_SHARED)
     add_sym(out, n->sym);
-  if (n->kind == N_CALL && depth < 16) {
+  if (n->kind == N_CALL) {
     int count = n->sym ? 1 : n->ncand;
     for (int i = 0; i < count; i++) {
       Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn->kind == SYM_FUNC && fn->body)
-        shared_rec(fn->body, out, depth + 1);
+      if (fn && fn->kind == SYM_FUNC && fn->body && !visited(seen, fn))
+        shared_rec(fn->body, out, seen);
     }
   }
   for (int i = 0; i < n->nkid; i++)
-    shared_rec(n->kid[i], out, depth);
+    shared_rec(n->kid[i], out, seen);
 }
 
-void kernel_shared_vars(Node *fn, Vec *out) { shared_rec(fn, out, 0); }
+void kernel_shared_vars(Node *fn, Vec *out) {
+  Vec seen = {0};
+  shared_rec(fn, out, &seen);
+  vec_free(&seen);
+}
 
-static bool barrier_rec(const Node *n, int depth) {
+static bool barrier_rec(const Node *n, Vec *seen) {
   if (node_is_barrier(n))
     return true;
-  if (n->kind == N_CALL && depth < 16) {
+  if (n->kind == N_CALL) {
     int count = n->sym ? 1 : n->ncand;
     for (int i = 0; i < count; i++) {
       Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn_class(fn) == FN_BODY && barrier_rec(fn->body, depth + 1))
+      if (fn && fn_class(fn) == FN_BODY && !visited(seen, fn) && barrier_rec(fn->body, seen))
         return true;
     }
   }
   for (int i = 0; i < n->nkid; i++)
-    if (barrier_rec(n->kid[i], depth))
+    if (barrier_rec(n->kid[i], seen))
       return true;
   return false;
 }
 
-bool fn_holds_barrier(const Sym *fn) { return fn && fn_class(fn) == FN_BODY && barrier_rec(fn->body, 0); }
+bool fn_holds_barrier(const Sym *fn) {
+  if (!fn || fn_class(fn) != FN_BODY)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = barrier_rec(fn->body, &seen);
+  vec_free(&seen);
+  return r;
+}
 
 /* ---- points-to sets of pointer locals ---- */
 
@@ -1001,6 +1023,8 @@ static void load_callees(Unit *u, Node *n, Vec *seen) {
 void effects_prepare(Unit *u, Kernel *k) {
   Vec seen = {0};
   load_callees(u, k->fn, &seen);
+  if (k->fn->sym && k->fn->sym->body)
+    load_callees(u, k->fn->sym->body, &seen); /* an explicit specialization shares the template's Sym */
   vec_free(&seen);
   for (int i = 0; i < u->functions.len; i++)
     reset_fn_state(u->functions.items[i]);

@@ -23,6 +23,7 @@ typedef struct {
   bool ok;
   Node *varying_ctl; /* innermost enclosing varying control, or NULL */
   Vec stack;         /* device functions being visited (recursion) */
+  Vec checked;       /* device functions whose bodies were checked (each once) */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -160,6 +161,10 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
     refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse", fn->name);
     return;
   }
+  for (int i = 0; i < L->checked.len; i++)
+    if (L->checked.items[i] == fn)
+      return; /* reported, if at all, where it was first called */
+  vec_push(&L->checked, fn);
   if (L->stack.len > 64)
     return;
   vec_push(&L->stack, fn);
@@ -591,5 +596,6 @@ bool legality_check(Unit *u, Kernel *k) {
   walk(&L, k->fn->sym->body);
   check_static_shared(&L);
   vec_free(&L.stack);
+  vec_free(&L.checked);
   return L.ok;
 }

@@ -72,31 +72,49 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
   return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
 }
 
+/* Queries over the helpers a call reaches walk each helper once: `seen`
+ * holds the functions already visited (for "any" queries, found without;
+ * for purity, found pure or being checked: recursion is refused
+ * elsewhere), so overload sets that call overload sets stay linear. */
+static bool seen_before(Vec *seen, const Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, (void *)fn);
+  return false;
+}
+
 /* A builtin read the kernel's coarsening changes: a seed or a rescaled
  * builtin, or one it cannot tell (bi_dim < 0: a whole builtin in a macro). */
 static bool builtin_changed(const Kernel *k, const Node *n) {
   return n->kind == N_BUILTIN && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0);
 }
 
-static bool reads_changed_rec(const Kernel *k, const Node *n, int depth) {
+static bool reads_changed_rec(const Kernel *k, const Node *n, Vec *seen) {
   if (builtin_changed(k, n))
     return true;
-  if (n->kind == N_CALL && depth < 16) {
+  if (n->kind == N_CALL) {
     int count = n->sym ? 1 : n->ncand;
     for (int i = 0; i < count; i++) {
       Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn_class(fn) == FN_BODY && reads_changed_rec(k, fn->body, depth + 1))
+      if (fn && fn_class(fn) == FN_BODY && !seen_before(seen, fn) && reads_changed_rec(k, fn->body, seen))
         return true;
     }
   }
   for (int i = 0; i < n->nkid; i++)
-    if (reads_changed_rec(k, n->kid[i], depth))
+    if (reads_changed_rec(k, n->kid[i], seen))
       return true;
   return false;
 }
 
 bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
-  return fn && fn->kind == SYM_FUNC && fn_class(fn) == FN_BODY && reads_changed_rec(k, fn->body, 0);
+  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = reads_changed_rec(k, fn->body, &seen);
+  vec_free(&seen);
+  return r;
 }
 
 bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
@@ -134,10 +152,10 @@ Node *var_init(Node *var) {
 /* A function that neither writes memory nor depends on which thread calls
  * it (effects.c's table, else its body), and a call of one (every candidate
  * of a dependent call). */
-static bool pure_rec(const Sym *fn, int depth);
-static bool call_pure(const Node *call, int depth);
+static bool pure_rec(const Sym *fn, Vec *seen);
+static bool call_pure_rec(const Node *call, Vec *seen);
 
-static bool body_is_pure(const Node *n, int depth) {
+static bool body_is_pure(const Node *n, Vec *seen) {
   if (!n)
     return true;
   if ((n->kind == N_ASSIGN || node_is_incdec(n)) && !node_store_target(n->kid[0]))
@@ -145,20 +163,20 @@ static bool body_is_pure(const Node *n, int depth) {
   /* A barrier orders the block's threads and computes nothing: a helper
    * that only waits and reads is still a function of its arguments
    * (legality checks where its calls may stand). */
-  if (n->kind == N_CALL && !node_is_barrier(n) && !call_pure(n, depth + 1))
+  if (n->kind == N_CALL && !node_is_barrier(n) && !call_pure_rec(n, seen))
     return false;
   if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
     return false;
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_BUILTIN)
     return false; /* `blockIdx` as a whole */
   for (int i = 0; i < n->nkid; i++)
-    if (!body_is_pure(n->kid[i], depth))
+    if (!body_is_pure(n->kid[i], seen))
       return false;
   return true;
 }
 
-static bool pure_rec(const Sym *fn, int depth) {
-  if (!fn || fn->kind != SYM_FUNC || depth > 32)
+static bool pure_rec(const Sym *fn, Vec *seen) {
+  if (!fn || fn->kind != SYM_FUNC)
     return false;
   /* A non-const method writes its object. */
   if (fn->is_method && !fn->is_const_method)
@@ -168,27 +186,39 @@ static bool pure_rec(const Sym *fn, int depth) {
   case FN_LOAD: /* like a load: uniform at a uniform address */
     return fn->out_params == 0;
   case FN_BODY:
-    return fn->out_params == 0 && body_is_pure(fn->body, depth);
+    return fn->out_params == 0 && (seen_before(seen, fn) || body_is_pure(fn->body, seen));
   default:
     return false;
   }
 }
 
-static bool call_pure(const Node *call, int depth) {
+static bool call_pure_rec(const Node *call, Vec *seen) {
   if (call->is_launch)
     return false;
   if (call->sym)
-    return pure_rec(call->sym, depth);
+    return pure_rec(call->sym, seen);
   if (call->cand) {
     for (int i = 0; i < call->ncand; i++)
-      if (!pure_rec(call->cand[i], depth))
+      if (!pure_rec(call->cand[i], seen))
         return false;
     return call->ncand > 0;
   }
   return call_is_construct(call);
 }
 
-bool sym_is_pure_function(const Sym *fn) { return pure_rec(fn, 0); }
+static bool call_pure(const Node *call) {
+  Vec seen = {0};
+  bool r = call_pure_rec(call, &seen);
+  vec_free(&seen);
+  return r;
+}
+
+bool sym_is_pure_function(const Sym *fn) {
+  Vec seen = {0};
+  bool r = pure_rec(fn, &seen);
+  vec_free(&seen);
+  return r;
+}
 
 static void make_varying(UA *ua, Sym *s) {
   if (s && !s->varying && s->kind != SYM_BUILTIN && s->kind != SYM_FUNC && s->kind != SYM_OTHER &&
@@ -500,7 +530,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_CALL: {
     v = visit_kids(ua, n);
-    bool pure = call_pure(n, 0);
+    bool pure = call_pure(n);
     if (node_is_barrier(n))
       pure = true; /* uniform: legality keeps it in uniform control */
     if (!pure)
