@@ -727,8 +727,16 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
       n->spelling = take_string(clang_getCursorSpelling(c));
       n->ncand = (int)clang_getNumOverloadedDecls(c);
       n->cand = arena_alloc(sizeof(Sym *) * (size_t)(n->ncand + 1));
-      for (int i = 0; i < n->ncand; i++)
-        n->cand[i] = sym_for(u, clang_getOverloadedDecl(c, (unsigned)i));
+      for (int i = 0; i < n->ncand; i++) {
+        CXCursor d = clang_getOverloadedDecl(c, (unsigned)i);
+        bool shadow = clang_getCursorKind(d) == CXCursor_UnexposedDecl; /* `using std::exp;` */
+        CXCursor t = shadow ? clang_getCursorDefinition(d) : clang_getNullCursor();
+        if (shadow && !clang_Cursor_isNull(t) && is_function_kind(clang_getCursorKind(t)))
+          d = t;
+        n->cand[i] = sym_for(u, d);
+        if (shadow && n->cand[i] && n->cand[i]->kind == SYM_OTHER)
+          n->cand[i]->kind = SYM_FUNC; /* a function it cannot reach: known by name, else unknown */
+      }
     }
     break;
   }
