@@ -406,11 +406,12 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
 /* ---- functions tfuse knows without reading their bodies ---- */
 
 /* CUDA's device intrinsics and math, and the C library functions device
- * code may call, by name (a name ending in '*' is a prefix); the first
- * match wins.  Only functions declared in system headers are looked up, so
- * a user's own `max` or `atomicAdd` is analysed by its body.  A system
- * function not listed here is analysed by its body when tfuse can read one
- * that does not test __CUDA_ARCH__, else refused. */
+ * code may call, by name (a name ending in '*' is a prefix; `C::*` is every
+ * member of a class whose name starts with C); the first match wins.  Only
+ * functions declared in system headers are looked up, so a user's own
+ * `max` or `atomicAdd` is analysed by its body.  A system function not
+ * listed here is analysed by its body when tfuse can read one that does not
+ * test __CUDA_ARCH__, else refused. */
 typedef struct {
   const char *name;
   FnClass cls;
@@ -431,7 +432,8 @@ static const KnownFn known_fns[] = {
     {"__shfl*", FN_WARP}, {"__ballot*", FN_WARP}, {"__any", FN_WARP}, {"__all", FN_WARP},
     {"__any_sync", FN_WARP}, {"__all_sync", FN_WARP}, {"__uni_sync", FN_WARP}, {"__activemask", FN_WARP},
     {"__syncwarp", FN_WARP}, {"__match*", FN_WARP}, {"__reduce_*", FN_WARP}, {"ballot", FN_WARP},
-    {"any", FN_WARP}, {"all", FN_WARP},
+    {"any", FN_WARP}, {"all", FN_WARP}, {"load_matrix_sync", FN_WARP}, {"store_matrix_sync", FN_WARP},
+    {"mma_sync", FN_WARP}, {"bmma_sync", FN_WARP}, {"fill_fragment", FN_WARP},
     /* fences */
     {"__threadfence*", FN_FENCE},
     /* loads */
@@ -540,18 +542,36 @@ static const KnownFn known_fns[] = {
     {"h2log*", FN_PURE}, {"h2sin", FN_PURE}, {"h2cos", FN_PURE}, {"h2tanh*", FN_PURE},
     /* C++ utilities */
     {"move", FN_PURE}, {"forward", FN_PURE},
+    /* members of CUDA's half, bfloat16 and fp8/fp6/fp4 classes: conversions,
+     * assignments and operators on values (a non-const one writes its object) */
+    {"__half::*", FN_PURE}, {"__nv_bfloat16::*", FN_PURE}, {"__nv_fp8::*", FN_PURE}, {"__nv_fp6::*", FN_PURE},
+    {"__nv_fp4::*", FN_PURE},
 };
 
-static const KnownFn *known_entry(const char *name) {
+/* cls: for a member, the name of its class, else NULL. */
+static const KnownFn *known_entry(const char *name, const char *cls) {
   if (!name)
     return NULL;
   for (size_t i = 0; i < sizeof known_fns / sizeof *known_fns; i++) {
     const char *k = known_fns[i].name;
     size_t n = strlen(k);
-    if (k[n - 1] == '*' ? !strncmp(name, k, n - 1) : !strcmp(name, k))
+    const char *member = strstr(k, "::*");
+    if (member ? cls && !strncmp(cls, k, (size_t)(member - k))
+               : !cls && (k[n - 1] == '*' ? !strncmp(name, k, n - 1) : !strcmp(name, k)))
       return &known_fns[i];
   }
   return NULL;
+}
+
+/* The class a member function belongs to, from its USR (`c:@S@__half@F@...`). */
+static const char *member_class(const Sym *fn) {
+  const char *u = fn->usr, *f = u ? strstr(u, "@F@") : NULL;
+  if (!f)
+    f = u ? strstr(u, "@FT@") : NULL;
+  const char *s = NULL;
+  for (const char *p = u ? strstr(u, "@S@") : NULL; p && p < f; p = strstr(p + 1, "@S@"))
+    s = p + 3;
+  return s ? arena_strndup(s, (size_t)(strchr(s, '@') - s)) : NULL;
 }
 
 bool sym_is_cooperative_groups(const Sym *s) {
@@ -561,9 +581,12 @@ bool sym_is_cooperative_groups(const Sym *s) {
 /* The table applies to free functions of system headers; constructors there
  * only initialise their object. */
 static const KnownFn *known_of(const Sym *fn) {
-  if (!fn->in_system_header || fn->is_method || fn->is_ctor)
+  if (!fn->in_system_header)
     return NULL;
-  return known_entry(fn->name);
+  const char *cls = member_class(fn);
+  if (cls)
+    return known_entry(fn->name, cls);
+  return fn->is_method || fn->is_ctor ? NULL : known_entry(fn->name, NULL);
 }
 
 bool fn_is_known(const Sym *fn) { return fn && fn->kind == SYM_FUNC && known_of(fn); }
@@ -771,6 +794,15 @@ void effects_of(Node *n, Effects *e) {
 
 void effects_of_store(Node *lv, Effects *e) { store_to(lv, e); }
 
+Sym *node_store_target(Node *lhs) {
+  PointsTo p = {0};
+  bool this_obj = false;
+  lvalue_objects(lhs, &p, &this_obj);
+  Sym *s = !p.memory && !p.unknown && !this_obj && p.syms.len == 1 ? p.syms.items[0] : NULL;
+  vec_free(&p.syms);
+  return s && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM) ? s : NULL;
+}
+
 void effects_of_call(Node *call, Effects *e) {
   if (!node_is_barrier(call) && !node_is_cg_block_handle(call))
     call_effects(call, e);
@@ -827,22 +859,63 @@ bool stmt_is_per_copy(Node *s) {
 
 /* ---- the kernel's shared variables ---- */
 
-static void shared_rec(Node *n, Vec *out, int depth) {
+/* Whether fn was visited before in this walk (and marks it visited): each
+ * walk over the helpers a call reaches visits each helper once. */
+static bool visited(Vec *seen, Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, fn);
+  return false;
+}
+
+static void shared_rec(Node *n, Vec *out, Vec *seen) {
   if (n->sym && n->sym->kind == SYM_SHARED)
     add_sym(out, n->sym);
-  if (n->kind == N_CALL && depth < 16) {
+  if (n->kind == N_CALL) {
     int count = n->sym ? 1 : n->ncand;
     for (int i = 0; i < count; i++) {
       Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn->kind == SYM_FUNC && fn->body)
-        shared_rec(fn->body, out, depth + 1);
+      if (fn && fn->kind == SYM_FUNC && fn->body && !visited(seen, fn))
+        shared_rec(fn->body, out, seen);
     }
   }
   for (int i = 0; i < n->nkid; i++)
-    shared_rec(n->kid[i], out, depth);
+    shared_rec(n->kid[i], out, seen);
 }
 
-void kernel_shared_vars(Node *fn, Vec *out) { shared_rec(fn, out, 0); }
+void kernel_shared_vars(Node *fn, Vec *out) {
+  Vec seen = {0};
+  shared_rec(fn, out, &seen);
+  vec_free(&seen);
+}
+
+static bool barrier_rec(const Node *n, Vec *seen) {
+  if (node_is_barrier(n))
+    return true;
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && !visited(seen, fn) && barrier_rec(fn->body, seen))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (barrier_rec(n->kid[i], seen))
+      return true;
+  return false;
+}
+
+bool fn_holds_barrier(const Sym *fn) {
+  if (!fn || fn_class(fn) != FN_BODY)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = barrier_rec(fn->body, &seen);
+  vec_free(&seen);
+  return r;
+}
 
 /* ---- points-to sets of pointer locals ---- */
 
@@ -950,6 +1023,8 @@ static void load_callees(Unit *u, Node *n, Vec *seen) {
 void effects_prepare(Unit *u, Kernel *k) {
   Vec seen = {0};
   load_callees(u, k->fn, &seen);
+  if (k->fn->sym && k->fn->sym->body)
+    load_callees(u, k->fn->sym->body, &seen); /* an explicit specialization shares the template's Sym */
   vec_free(&seen);
   for (int i = 0; i < u->functions.len; i++)
     reset_fn_state(u->functions.items[i]);

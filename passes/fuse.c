@@ -152,6 +152,121 @@ static char *promo_decl(Fuse *F, Sym *arr) {
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites);
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites);
 
+/* ---- per-copy clones of helpers that read the coarsened indices ----
+ *
+ * A helper that reads a builtin the coarsening changes (legality.c lets
+ * through only those it can clone) gets one clone per kernel, inserted
+ * before the kernel, with the copy's index as its first parameter:
+ *
+ *   __device__ int tid() { return threadIdx.x; }
+ *   __device__ int tid__tf_k(unsigned int __tf_r) { return (threadIdx.x + __tf_r * blockDim.x); }
+ *
+ * and the kernel's copy r calls `tid__tf_k(r)`.  In block mode the clone
+ * also takes the original grid extent (`gridDim` is rescaled to it).  A
+ * clone calls the clones of the helpers it calls. */
+
+/* The helper a call calls, when it needs a clone. */
+static Sym *clone_callee(Fuse *F, const Node *call) {
+  Sym *fn = call->sym ? call->sym : call->ncand == 1 ? call->cand[0] : NULL;
+  return call->kind == N_CALL && fn_reads_changed_builtins(F->k, fn) ? fn : NULL;
+}
+
+static char *clone_name(Fuse *F, const Sym *fn) {
+  char *name = arena_printf("%s__tf_%s", fn->name, F->k->sym->name);
+  while (unit_has_ident(F->u, name))
+    name = arena_printf("%s_", name);
+  return name;
+}
+
+/* The copy's logical index and the rescaled extent inside a clone, where
+ * the copy is the parameter __tf_r. */
+static char *clone_seed_text(Fuse *F) {
+  const Kernel *k = F->k;
+  const char *d = dim_name(k->p.dim);
+  if (k->p.mode == MODE_BLOCK)
+    return arena_printf("(blockIdx.%s * %d + __tf_r)", d, F->K);
+  if (k->p.mapping == MAP_CONSECUTIVE)
+    return arena_printf("(threadIdx.%s * %d + __tf_r)", d, F->K);
+  return arena_printf("(threadIdx.%s + __tf_r * blockDim.%s)", d, d);
+}
+
+/* The sites that point a call of a cloned helper at its clone for copy
+ * `copy` (a number, or "__tf_r" inside a clone): the name, then the copy
+ * (and the grid extent) as the first arguments. */
+static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const char *copy, Vec *sites) {
+  Node *c = node_strip(call->kid[0]);
+  add_site(sites, c->loc, (unsigned)strlen(fn->name), clone_name(F, fn));
+  unsigned open = source_skip_space(F->src, c->end);
+  unsigned next = source_skip_space(F->src, open + 1);
+  bool empty = next < F->src->len && F->src->text[next] == ')';
+  const char *grid = F->k->p.mode == MODE_BLOCK ? arena_printf(", __tf_grid_%s", dim_name(F->k->p.dim)) : "";
+  add_site(sites, open + 1, 0, arena_printf("%s%s%s", copy, grid, empty ? "" : ", "));
+}
+
+static void clone_collect(Fuse *F, Node *n, Vec *sites) {
+  if (n->kind == N_BUILTIN && n->bi_dim >= 0) {
+    if (builtin_is_seed(F->k, n))
+      add_site(sites, n->begin, n->end - n->begin, clone_seed_text(F));
+    else if (builtin_is_rescaled(F->k, n))
+      add_site(sites, n->begin, n->end - n->begin, rescaled_text(F));
+    return;
+  }
+  Sym *fn = clone_callee(F, n);
+  if (fn)
+    clone_call_sites(F, n, fn, "__tf_r", sites);
+  for (int i = 0; i < n->nkid; i++)
+    clone_collect(F, n->kid[i], sites);
+}
+
+/* Appends to `out` the clones of the helpers n calls that need one, callees
+ * first, each once (`done`). */
+static void clone_helpers(Fuse *F, Node *n, Vec *done, Buf *out) {
+  Sym *fn = clone_callee(F, n);
+  if (fn) {
+    bool seen = false;
+    for (int i = 0; i < done->len && !seen; i++)
+      seen = done->items[i] == fn;
+    if (!seen) {
+      vec_push(done, fn);
+      clone_helpers(F, fn->body, done, out);
+      Node *d = fn->fn_decl;
+      Vec sites = {0};
+      add_site(&sites, d->loc, (unsigned)strlen(fn->name), clone_name(F, fn));
+      unsigned open = d->loc + (unsigned)strlen(fn->name);
+      while (open < d->end && F->src->text[open] != '(')
+        open++;
+      const char *params = F->k->p.mode == MODE_BLOCK
+                               ? arena_printf("unsigned int __tf_r, unsigned int __tf_grid_%s", dim_name(F->k->p.dim))
+                               : "unsigned int __tf_r";
+      unsigned close = text_match(F->src, open, d->end) - 1;
+      unsigned q = source_skip_space(F->src, open + 1);
+      if (q >= close)
+        add_site(&sites, open + 1, 0, (char *)params);
+      else if (close - q == 4 && !strncmp(F->src->text + q, "void", 4))
+        add_site(&sites, q, 4, (char *)params);
+      else
+        add_site(&sites, open + 1, 0, arena_printf("%s, ", params));
+      clone_collect(F, fn->body, &sites);
+      buf_printf(out, "/* tfuse: '%s' for one copy of '%s' (the copy is __tf_r) */\n", fn->name, F->k->sym->name);
+      buf_puts(out, render_sites(F, d->begin, d->end, &sites));
+      buf_puts(out, "\n\n");
+      vec_free(&sites);
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    clone_helpers(F, n->kid[i], done, out);
+}
+
+static void emit_clones(Fuse *F, EditList *el) {
+  Vec done = {0};
+  Buf out = {0};
+  clone_helpers(F, F->k->fn->sym->body, &done, &out);
+  if (out.len)
+    edit_insert(el, F->k->annotated ? F->k->pragma_off : F->k->fn->begin, out.data);
+  vec_free(&done);
+  buf_free(&out);
+}
+
 /* Adds the sites of a promoted access (a read, a store or an update) and
  * returns true if `n`'s subtree is done. */
 static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
@@ -240,6 +355,17 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_lab
       }
     }
     return;
+  case N_CALL:
+    if (clone_callee(F, n) && !n->in_macro && n->begin >= b && n->end <= e) {
+      if (r < 0) {
+        F->failed = true;
+        error_at(n->begin, "internal error: a call of '%s', which is cloned per copy, in a statement emitted once",
+                 clone_callee(F, n)->name);
+      } else {
+        clone_call_sites(F, n, clone_callee(F, n), arena_printf("%d", r), sites);
+      }
+    }
+    break;
   case N_RETURN:
     if (ret_label && r >= 0 && n->begin >= b)
       add_site(sites, n->begin, 6,
@@ -376,13 +502,16 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
       f->any_load = true;
     break;
   case N_CALL:
-    /* A helper's body may load through its arguments. */
+    /* A helper's body may load through its arguments; a clone, at an
+     * address made of the copy's index. */
     if (n->sym && n->sym->body) {
       f->any_load = true;
       for (int i = 0; i < n->nkid; i++)
         if (n->kid[i]->varying)
           f->unsafe_load = true;
     }
+    if (clone_callee(F, n))
+      f->any_load = f->unsafe_load = true;
     break;
   case N_FOR:
   case N_WHILE:
@@ -1244,6 +1373,7 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   buf_free(&pro);
   buf_free(&F.out);
 
+  emit_clones(&F, el);
   if (k->p.mode == MODE_THREAD)
     rescale_launch_bounds(&F, fn, el);
   if (k->p.mode == MODE_BLOCK) {

@@ -5,7 +5,9 @@
  * before fuse, which may then assume: barriers only in uniform control,
  * no warp-synchronous code that thread mode would split, every varying
  * name and logical index spelled in the file's own text, no recursion, no
- * construct the emitter does not model.
+ * construct the emitter does not model, every callee known (effects.c's
+ * table or a body), and every helper that reads a changed builtin
+ * clonable (fuse.c emit_clones).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
@@ -21,6 +23,7 @@ typedef struct {
   bool ok;
   Node *varying_ctl; /* innermost enclosing varying control, or NULL */
   Vec stack;         /* device functions being visited (recursion) */
+  Vec checked;       /* device functions whose bodies were checked (each once) */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -70,11 +73,65 @@ static bool is_lane_constant(const Node *n) {
 static void check_callee(Legal *L, Node *call, Sym *fn);
 static void check_call(Legal *L, Node *site, Node *call, Sym *in);
 
+/* Where the kernel's text starts (its pragma, if annotated): clones of
+ * helpers are inserted there. */
+static unsigned kernel_start(const Kernel *k) { return k->annotated ? k->pragma_off : k->fn->begin; }
+
+/* Why a helper that reads a changed builtin cannot be cloned per copy, or
+ * NULL when fuse.c can emit its clone (its text is the file's, before the
+ * kernel, and it is a free function). */
+static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi) {
+  Node *d = fn->fn_decl;
+  if (bi->bi_dim < 0)
+    return "pass the value as an argument instead";
+  if (!d || d->end <= d->begin)
+    return "it is defined in a header, which tfuse does not rewrite, so it cannot be cloned per copy; pass the "
+           "value as an argument instead";
+  if (fn->is_method)
+    return "tfuse does not clone member functions per copy; pass the value as an argument instead";
+  if (d->end > kernel_start(L->k))
+    return "tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the "
+           "kernel";
+  return NULL;
+}
+
+/* `x % 32`, `x & 31`, `x >> 5`, `x / warpSize` on the thread index, in thread
+ * mode: merged threads no longer form the warps the code assumes. */
+static bool lane_arithmetic(const Legal *L, const Node *n) {
+  if (L->k->p.mode != MODE_THREAD || n->kind != N_BINOP || n->nkid != 2 ||
+      !(n->op == OP_REM || n->op == OP_AND || n->op == OP_SHR || n->op == OP_DIV) || !mentions_threadidx(n->kid[0]))
+    return false;
+  Node *rhs = node_strip(n->kid[1]);
+  if (rhs->end <= rhs->begin)
+    return is_lane_constant(rhs);
+  const char *t = L->u->src->text + rhs->begin;
+  size_t len = rhs->end - rhs->begin;
+  return is_lane_constant(rhs) || (len == 2 && (!strncmp(t, "32", 2) || !strncmp(t, "31", 2))) ||
+         (len == 1 && n->op == OP_SHR && t[0] == '5');
+}
+
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
-    refuse(L, call->begin,
-           "'%s' reads %s, which coarsening changes; pass the value as an argument instead", fn->name,
-           arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"));
+    const char *why = clone_obstacle(L, fn, n);
+    if (why) {
+      refuse(L, call->begin, "'%s' reads %s, which coarsening changes; %s", fn->name,
+             arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"), why);
+      return;
+    }
+  }
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_BUILTIN && !(n->parent && n->parent->kind == N_BUILTIN)) {
+    const char *nm = n->sym->name;
+    bool thread = L->k->p.mode == MODE_THREAD;
+    if ((!thread && (!strcmp(nm, "blockIdx") || !strcmp(nm, "gridDim"))) ||
+        (thread && (!strcmp(nm, "threadIdx") || !strcmp(nm, "blockDim")))) {
+      refuse(L, call->begin, "'%s' uses '%s' as a whole, which coarsening changes; tfuse substitutes its "
+             "components only; use %s.x/.y/.z", fn->name, nm, nm);
+      return;
+    }
+  }
+  if (lane_arithmetic(L, n)) {
+    refuse(L, call->begin, "'%s' does lane arithmetic on the thread index in thread mode: merging threads would "
+           "change which lanes form a warp", fn->name);
     return;
   }
   if (n->kind == N_CALL) {
@@ -110,11 +167,94 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
     refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse", fn->name);
     return;
   }
+  for (int i = 0; i < L->checked.len; i++)
+    if (L->checked.items[i] == fn)
+      return; /* reported, if at all, where it was first called */
+  vec_push(&L->checked, fn);
   if (L->stack.len > 64)
     return;
   vec_push(&L->stack, fn);
   check_fn_body(L, call, fn, fn->body);
   L->stack.len--;
+}
+
+/* Whether fuse.c can point a call of fn at its clone: `fn(args)` or
+ * `fn<T>(args)` spelled in the file, the callee's name then its `(`. */
+static bool clone_call_rewritable(const Legal *L, const Node *call, const Sym *fn) {
+  Node *c = call->nkid ? node_strip(call->kid[0]) : NULL;
+  if (!c || c->kind != N_DECL_REF || call->in_macro || c->in_macro || c->end <= c->begin)
+    return false;
+  if (c->sym != fn && !(!call->sym && call->ncand == 1 && call->cand[0] == fn))
+    return false;
+  const Source *src = L->u->src;
+  unsigned p = source_skip_space(src, c->end);
+  return p < src->len && src->text[p] == '(';
+}
+
+/* Whether `n` runs after a `return` that only some copies take: a varying
+ * return earlier in an enclosing block, or anywhere in an enclosing loop. */
+static bool after_varying_return(const Node *n) {
+  for (const Node *p = n->parent; p; n = p, p = p->parent) {
+    if (p->kind == N_COMPOUND)
+      for (int i = 0; i < p->nkid && p->kid[i] != n; i++)
+        if (p->kid[i]->has_vreturn)
+          return true;
+    if ((p->kind == N_FOR || p->kind == N_WHILE || p->kind == N_DO) && p->has_vreturn)
+      return true;
+    if (p->kind == N_FUNC)
+      break;
+  }
+  return false;
+}
+
+/* The statement a node belongs to: its ancestor directly inside a block or
+ * a control statement. */
+static Node *enclosing_stmt(Node *n) {
+  while (n->parent && n->parent->kind != N_COMPOUND && n->parent->kind != N_IF && n->parent->kind != N_FOR &&
+         n->parent->kind != N_WHILE && n->parent->kind != N_DO && n->parent->kind != N_SWITCH &&
+         n->parent->kind != N_CASE && n->parent->kind != N_ATTRIBUTED)
+    n = n->parent;
+  return n;
+}
+
+/* The kernel's call of a helper that (maybe through other helpers) calls
+ * __syncthreads().  Emitted once, it is a barrier like a direct one.
+ * Emitted once per copy, the copies' calls run one after the other and
+ * every thread of the block reaches each copy's barriers in the same
+ * order: right in block mode, where each copy is a logical block of its
+ * own, as long as every thread makes every copy's call (no varying
+ * control, no copy returned: not even a call emitted once, which is then
+ * guarded by the copies' live flags); in thread mode only when the helper writes
+ * nothing beyond its locals, since a copy's call passes its barrier before
+ * the later copies' calls have made their writes. */
+static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
+  bool thread = L->k->p.mode == MODE_THREAD;
+  if (L->varying_ctl) {
+    refuse(L, call->begin, "'%s' calls __syncthreads(), under control that differs between the copies: the %s "
+           "would need different barriers", fn->name, thread ? "merged threads" : "merged blocks");
+    note_at(L->varying_ctl->begin, "this %s depends on the logical %s",
+            L->varying_ctl->kind == N_IF ? "condition" : "statement", thread ? "thread index" : "block index");
+    return;
+  }
+  /* After a varying return the call is guarded by the copies' live flags,
+   * which differ between the block's threads (even emitted once, by their
+   * disjunction). */
+  if (after_varying_return(call)) {
+    refuse(L, call->begin, "'%s' calls __syncthreads() after a return that only some copies take: a thread would "
+           "skip the barriers of its returned copies", fn->name);
+    return;
+  }
+  Node *stmt = enclosing_stmt(call);
+  bool per_copy = call->varying || stmt->varying || node_effects_beyond_locals(stmt);
+  if (!per_copy)
+    return;
+  Effects e = {0};
+  effects_of_call(call, &e);
+  bool writes = effects_beyond_locals(&e); /* the copies' own locals are their own */
+  effects_free(&e);
+  if (thread && writes)
+    refuse(L, call->begin, "'%s' calls __syncthreads() and writes memory: in thread mode each copy's call would "
+           "pass its barrier before the later copies' calls have made their writes", fn->name);
 }
 
 /* One function a call may call (its callee, or a candidate of a dependent
@@ -125,9 +265,7 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   const char *who = in ? arena_printf("'%s' calls ", in->name) : "call to ";
   switch (fn_class(fn)) {
   case FN_BARRIER:
-    if (in)
-      refuse(L, site->begin, "'%s' calls __syncthreads(), which would run once per copy", in->name);
-    return; /* in the kernel: walk checks its control */
+    return; /* in the kernel walk checks its control; in a helper, the kernel's call of it (check_call) */
   case FN_BLOCK_REDUCE:
     if (in)
       refuse(L, site->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
@@ -163,9 +301,21 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
       refuse(L, site->begin, "%s'%s', whose body tfuse cannot see", who, fn->name);
     return;
   case FN_BODY:
+  {
+    if (!in && fn_holds_barrier(fn))
+      check_barrier_call(L, call, fn);
     /* Reported at the innermost call the main file's text holds. */
+    bool ok = L->ok;
+    L->ok = true;
     check_callee(L, in && call->end > call->begin ? call : site, fn);
+    bool body_ok = L->ok;
+    L->ok = ok && body_ok;
+    if (body_ok && fn_reads_changed_builtins(L->k, fn) && !clone_call_rewritable(L, call, fn))
+      refuse(L, site->begin, "%s'%s', which reads the coarsened thread or block index and so is called per copy "
+             "through a clone, but tfuse cannot rewrite this call (spell it `%s(...)`, outside a macro)", who,
+             fn->name, fn->name);
     return;
+  }
   default:
     return;
   }
@@ -375,17 +525,9 @@ static void walk(Legal *L, Node *n) {
              "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split", n->sym->name);
     break;
   case N_BINOP:
-    if (thread && (n->op == OP_REM || n->op == OP_AND || n->op == OP_SHR || n->op == OP_DIV) && n->nkid == 2 &&
-        mentions_threadidx(n->kid[0])) {
-      Node *rhs = node_strip(n->kid[1]);
-      const char *t = L->u->src->text + rhs->begin;
-      size_t len = rhs->end - rhs->begin;
-      bool lane = is_lane_constant(rhs) || (len == 2 && (!strncmp(t, "32", 2) || !strncmp(t, "31", 2))) ||
-                  (len == 1 && n->op == OP_SHR && t[0] == '5');
-      if (lane)
-        refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
-                            "change which lanes form a warp");
-    }
+    if (lane_arithmetic(L, n))
+      refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
+                          "change which lanes form a warp");
     break;
   case N_GOTO:
   case N_LABEL:
@@ -476,5 +618,6 @@ bool legality_check(Unit *u, Kernel *k) {
   walk(&L, k->fn->sym->body);
   check_static_shared(&L);
   vec_free(&L.stack);
+  vec_free(&L.checked);
   return L.ok;
 }

@@ -610,8 +610,21 @@ static bool member_is_arrow(Impl *im, CXCursor c, char **spelling) {
 }
 
 /* A call whose callee clang left unresolved (a dependent name in a
- * template): the overload set of its name, found under the callee. */
+ * template): the overload set of its name, found under the callee (an
+ * operator's callee stands between its operands). */
 static void dependent_callee(Node *call) {
+  for (int i = 0; i < call->nkid; i++) {
+    Node *d = call->kid[i];
+    while ((d->kind == N_UNEXPOSED || d->kind == N_PAREN) && d->nkid == 1)
+      d = d->kid[0];
+    for (int j = 0; d->kind == N_DECL_REF && j < d->nkid; j++)
+      if (d->kid[j]->cand) {
+        call->cand = d->kid[j]->cand;
+        call->ncand = d->kid[j]->ncand;
+        call->spelling = d->kid[j]->spelling;
+        return;
+      }
+  }
   Node *c = call->kid[0];
   for (int depth = 0; c && depth < 4; depth++) {
     if (c->cand) {
@@ -730,8 +743,16 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
       n->spelling = take_string(clang_getCursorSpelling(c));
       n->ncand = (int)clang_getNumOverloadedDecls(c);
       n->cand = arena_alloc(sizeof(Sym *) * (size_t)(n->ncand + 1));
-      for (int i = 0; i < n->ncand; i++)
-        n->cand[i] = sym_for(u, clang_getOverloadedDecl(c, (unsigned)i));
+      for (int i = 0; i < n->ncand; i++) {
+        CXCursor d = clang_getOverloadedDecl(c, (unsigned)i);
+        bool shadow = clang_getCursorKind(d) == CXCursor_UnexposedDecl; /* `using std::exp;` */
+        CXCursor t = shadow ? clang_getCursorDefinition(d) : clang_getNullCursor();
+        if (shadow && !clang_Cursor_isNull(t) && is_function_kind(clang_getCursorKind(t)))
+          d = t;
+        n->cand[i] = sym_for(u, d);
+        if (shadow && n->cand[i] && n->cand[i]->kind == SYM_OTHER)
+          n->cand[i]->kind = SYM_FUNC; /* a function it cannot reach: known by name, else unknown */
+      }
     }
     break;
   }

@@ -136,42 +136,52 @@ static void mark_cg_blocks(Node *n) {
     mark_cg_blocks(n->kid[i]);
 }
 
-/* Walks an lvalue down to the variable it names.  *through_memory is set
- * when the path dereferences a pointer (the store then goes to memory
- * whatever the root is). */
-static Sym *lvalue_root(Node *lhs, bool *through_memory) {
-  *through_memory = false;
-  Node *n = node_strip(lhs);
-  while (n) {
-    switch (n->kind) {
-    case N_DECL_REF:
-      if (n->sym && (n->sym->is_pointer || n->sym->is_reference) && n != node_strip(lhs))
-        *through_memory = true;
-      return n->sym;
-    case N_SUBSCRIPT:
-      n = node_strip(n->kid[0]);
-      break;
-    case N_MEMBER:
-      if (n->arrow)
-        *through_memory = true;
-      if (n->nkid < 1)
-        return NULL;
-      n = node_strip(n->kid[0]);
-      break;
-    case N_UNOP:
-      if (n->op == OP_DEREF) {
-        *through_memory = true;
-        n = node_strip(n->kid[0]);
-        break;
-      }
-      return NULL;
-    default:
-      *through_memory = true;
-      return NULL;
+/* Queries over the helpers a call reaches walk each helper once: `seen`
+ * holds the functions already visited (for "any" queries, found without;
+ * for purity, found pure or being checked: recursion is refused
+ * elsewhere), so overload sets that call overload sets stay linear. */
+static bool seen_before(Vec *seen, const Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, (void *)fn);
+  return false;
+}
+
+/* A builtin read the kernel's coarsening changes: a seed or a rescaled
+ * builtin, or one it cannot tell (bi_dim < 0: a whole builtin in a macro). */
+static bool builtin_changed(const Kernel *k, const Node *n) {
+  return n->kind == N_BUILTIN && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0);
+}
+
+static bool reads_changed_rec(const Kernel *k, const Node *n, Vec *seen) {
+  if (builtin_changed(k, n))
+    return true;
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && !seen_before(seen, fn) && reads_changed_rec(k, fn->body, seen))
+        return true;
     }
   }
-  return NULL;
+  for (int i = 0; i < n->nkid; i++)
+    if (reads_changed_rec(k, n->kid[i], seen))
+      return true;
+  return false;
 }
+
+bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
+  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = reads_changed_rec(k, fn->body, &seen);
+  vec_free(&seen);
+  return r;
+}
+
+bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
 
 bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
 
@@ -202,41 +212,35 @@ Node *var_init(Node *var) {
   return NULL;
 }
 
-Sym *node_store_target(Node *lhs) {
-  bool mem;
-  Sym *s = lvalue_root(lhs, &mem);
-  if (!s || mem || s->is_reference)
-    return NULL;
-  return s->kind == SYM_LOCAL || s->kind == SYM_PARAM ? s : NULL;
-}
 
 /* A function that neither writes memory nor depends on which thread calls
  * it (effects.c's table, else its body), and a call of one (every candidate
  * of a dependent call). */
-static bool pure_rec(const Sym *fn, int depth);
-static bool call_pure(const Node *call, int depth);
+static bool pure_rec(const Sym *fn, Vec *seen);
+static bool call_pure_rec(const Node *call, Vec *seen);
 
-static bool body_is_pure(const Node *n, int depth) {
+static bool body_is_pure(const Node *n, Vec *seen) {
   if (!n)
     return true;
-  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
-    bool mem;
-    Sym *s = lvalue_root(n->kid[0], &mem);
-    if (mem || !s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
-      return false;
-  }
-  if (n->kind == N_CALL && !call_pure(n, depth + 1))
+  if ((n->kind == N_ASSIGN || node_is_incdec(n)) && !node_store_target(n->kid[0]))
+    return false; /* a store beyond its own locals */
+  /* A barrier orders the block's threads and computes nothing: a helper
+   * that only waits and reads is still a function of its arguments
+   * (legality checks where its calls may stand). */
+  if (n->kind == N_CALL && !node_is_barrier(n) && !call_pure_rec(n, seen))
     return false;
   if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
     return false;
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_BUILTIN)
+    return false; /* `blockIdx` as a whole */
   for (int i = 0; i < n->nkid; i++)
-    if (!body_is_pure(n->kid[i], depth))
+    if (!body_is_pure(n->kid[i], seen))
       return false;
   return true;
 }
 
-static bool pure_rec(const Sym *fn, int depth) {
-  if (!fn || fn->kind != SYM_FUNC || depth > 32)
+static bool pure_rec(const Sym *fn, Vec *seen) {
+  if (!fn || fn->kind != SYM_FUNC)
     return false;
   /* A non-const method writes its object. */
   if (fn->is_method && !fn->is_const_method)
@@ -246,27 +250,39 @@ static bool pure_rec(const Sym *fn, int depth) {
   case FN_LOAD: /* like a load: uniform at a uniform address */
     return fn->out_params == 0;
   case FN_BODY:
-    return fn->out_params == 0 && body_is_pure(fn->body, depth);
+    return fn->out_params == 0 && (seen_before(seen, fn) || body_is_pure(fn->body, seen));
   default:
     return false;
   }
 }
 
-static bool call_pure(const Node *call, int depth) {
+static bool call_pure_rec(const Node *call, Vec *seen) {
   if (call->is_launch)
     return false;
   if (call->sym)
-    return pure_rec(call->sym, depth);
+    return pure_rec(call->sym, seen);
   if (call->cand) {
     for (int i = 0; i < call->ncand; i++)
-      if (!pure_rec(call->cand[i], depth))
+      if (!pure_rec(call->cand[i], seen))
         return false;
     return call->ncand > 0;
   }
   return call_is_construct(call);
 }
 
-bool sym_is_pure_function(const Sym *fn) { return pure_rec(fn, 0); }
+static bool call_pure(const Node *call) {
+  Vec seen = {0};
+  bool r = call_pure_rec(call, &seen);
+  vec_free(&seen);
+  return r;
+}
+
+bool sym_is_pure_function(const Sym *fn) {
+  Vec seen = {0};
+  bool r = pure_rec(fn, &seen);
+  vec_free(&seen);
+  return r;
+}
 
 static void make_varying(UA *ua, Sym *s) {
   if (s && !s->varying && s->kind != SYM_BUILTIN && s->kind != SYM_FUNC && s->kind != SYM_OTHER &&
@@ -393,15 +409,18 @@ int call_first_arg(const Node *call) {
 }
 
 bool call_passes_by_ref(const Node *call, const Node *arg) {
+  Node *obj;
+  bool obj_ptr, ref = false;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
   int count = call->sym ? 1 : call->ncand;
-  int first = call_first_arg(call);
-  for (int c = 0; c < count; c++) {
+  for (int c = 0; c < count && !ref; c++) {
     Sym *fn = call->sym ? call->sym : call->cand[c];
-    for (int a = first; fn && a < call->nkid && a - first < 32; a++)
-      if (node_strip(call->kid[a]) == arg && (fn->ref_params >> (a - first) & 1))
-        return true;
+    for (int a = 0; fn && a < args.len && a < 32 && !ref; a++)
+      ref = node_strip(args.items[a]) == arg && (fn->ref_params >> a & 1);
   }
-  return false;
+  vec_free(&args);
+  return ref;
 }
 
 static bool visit_kids(UA *ua, Node *n) {
@@ -558,8 +577,7 @@ static bool visit(UA *ua, Node *n) {
     bool rv = visit(ua, n->kid[1]);
     bool lv = visit(ua, n->kid[0]);
     note_store(ua, n->kid[0], rv || lv);
-    bool mem;
-    Sym *s = lvalue_root(n->kid[0], &mem);
+    Sym *s = node_store_target(n->kid[0]);
     v = rv || lv || (s && s->varying);
     break;
   }
@@ -569,9 +587,8 @@ static bool visit(UA *ua, Node *n) {
       note_store(ua, n->kid[0], ov);
     } else if (n->op == OP_ADDR) {
       /* An address taken may be written through later: be conservative. */
-      bool mem;
-      Sym *s = lvalue_root(n->kid[0], &mem);
-      if (s && !mem && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
+      Sym *s = node_store_target(n->kid[0]);
+      if (s) {
         s->addr_taken = true;
         make_varying(ua, s);
         ov = true;
@@ -582,7 +599,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_CALL: {
     v = visit_kids(ua, n);
-    bool pure = call_pure(n, 0) || node_is_cg_block_handle(n);
+    bool pure = call_pure(n) || node_is_cg_block_handle(n);
     if (node_is_barrier(n)) {
       pure = true; /* uniform: legality keeps it in uniform control */
       if (ua->threads) /* the last round's answer stays */

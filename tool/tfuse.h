@@ -401,10 +401,12 @@ void uniform_analyze(Unit *u, Kernel *k);
 /* Seeds and substituted builtins for the kernel's mode. */
 bool builtin_is_seed(const Kernel *k, const Node *n);
 bool builtin_is_rescaled(const Kernel *k, const Node *n);
+/* Whether the helper fn reads a builtin the kernel's coarsening changes
+ * (threadIdx.d or blockDim.d in thread mode, blockIdx.d or gridDim.d in block
+ * mode), in its body or in a helper it calls: each copy calls its own clone. */
+bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
-/* The local variable (or local array) a store writes, or NULL for memory. */
-Sym *node_store_target(Node *lhs);
 bool node_is_barrier(const Node *n);
 /* `cooperative_groups::this_thread_block()`. */
 bool node_is_cg_block_handle(const Node *n);
@@ -473,6 +475,9 @@ void effects_free(Effects *e);
 /* Only the store into lvalue lv, or only the call itself (not its operands). */
 void effects_of_store(Node *lv, Effects *e);
 void effects_of_call(Node *call, Effects *e);
+/* The one local variable or parameter (a local array or object included) a
+ * store to lhs writes, or NULL when it may write anything else. */
+Sym *node_store_target(Node *lhs);
 /* Whether e writes anything but locals and parameters, or calls something with effects. */
 bool effects_beyond_locals(const Effects *e);
 bool effects_none(const Effects *e);
@@ -488,6 +493,8 @@ bool sym_is_cooperative_groups(const Sym *s);
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);
+/* Whether the helper fn calls __syncthreads(), itself or through a helper. */
+bool fn_holds_barrier(const Sym *fn);
 
 /* ===================== passes/legality.c ===================== */
 

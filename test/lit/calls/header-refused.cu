@@ -10,7 +10,7 @@
 #pragma tfuse coarsen
 __global__ void k(float *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-// THREAD: header-refused.cu:[[@LINE+2]]:12: error: 'lane_id' reads threadIdx.x, which coarsening changes; pass the value as an argument instead
+// THREAD: header-refused.cu:[[@LINE+2]]:12: error: 'lane_id' reads threadIdx.x, which coarsening changes; it is defined in a header, which tfuse does not rewrite, so it cannot be cloned per copy; pass the value as an argument instead
 // BLOCK-NOT: lane_id
   out[i] = lane_id();
 // CHECK: header-refused.cu:[[@LINE+1]]:13: error: call to 'fast_exp', whose body tests __CUDA_ARCH__ (or NV_IF_TARGET): tfuse parses the host side and cannot see the device code

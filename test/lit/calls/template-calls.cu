@@ -48,3 +48,15 @@ void run(float *a, float *c, int *ai, int *ci) {
   k<float><<<10, 128>>>(a, c, 5, 2.0f);
   k<<<10, 128>>>(ai, ci, 5, 3);
 }
+
+// A dependent call whose candidates are using-declarations (`using
+// std::exp;` in <math.h>) is known by the name they bring in.
+// RUN: %tfuse -kernel sig -factor 2 %t.in.cu -o %t.sig.cu
+// RUN: FileCheck --check-prefix=SIG %s < %t.sig.cu
+// SIG-LABEL: __global__ void sig(
+// SIG: o[i_0] = sigmoid(o[i_0]);
+// SIG-NEXT: if (__tf_ok_1) o[i_1] = sigmoid(o[i_1]);
+#include <math.h>
+template <typename T> __device__ T sigmoid(T in) { T one = static_cast<T>(1.0); return one / (one + exp(-in)); }
+__global__ void sig(float *o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = sigmoid(o[i]); }
+void run_sig(float *o) { sig<<<2, 64>>>(o); }
