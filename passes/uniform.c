@@ -181,7 +181,6 @@ bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
   return r;
 }
 
-bool node_is_barrier(const Node *n) { return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BARRIER; }
 
 bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
 
