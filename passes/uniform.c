@@ -707,6 +707,7 @@ void uniform_analyze(Unit *u, Kernel *k) {
    * threads of one logical block may disagree on reaching it (legality
    * accepts a barrier under control that differs between the copies only
    * when they cannot). Then the pass that counts, over the copies. */
+  mark_cg_blocks(k->fn); /* has_barrier sees cg::sync on the block handle too */
   if (k->p.mode == MODE_BLOCK && has_barrier(k->fn))
     analyze(u, k, true);
   analyze(u, k, false);

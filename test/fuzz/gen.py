@@ -1016,7 +1016,9 @@ class Gen:
     def k_barrier(self, k, which):
         """A barrier under control that is uniform in the block but differs between the copies."""
         r = self.rng
-        k.expect = {"block": "refuse-block", "thread": "refuse-thread", "both": "refuse"}[which]
+        # "block": the condition depends on blockIdx only, the same for every thread of a logical
+        # block, so block mode accepts it (the barrier runs once for the merged block).
+        k.expect = {"block": "accept", "thread": "refuse-thread", "both": "refuse"}[which]
         lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin"
                             % self.extent_params())
         lines.append("  __shared__ unsigned int sh[1024];")
