@@ -2,8 +2,12 @@
 // mode, like the file's own; one whose body tests __CUDA_ARCH__ is refused
 // in both modes: tfuse parses the host side and would analyse the host's
 // branch, not the code the device runs.
-// RUN: not %tfuse -factor 2 -mode thread -I %S/Inputs %s -o %t.out 2>&1 | FileCheck --check-prefixes=CHECK,THREAD %s
-// RUN: not %tfuse -factor 2 -mode block -I %S/Inputs %s -o %t.out 2>&1 | FileCheck --check-prefixes=CHECK,BLOCK %s
+// RUN: not %tfuse -factor 2 -mode thread -I %S/Inputs %s -o %t.out > %t.thread.log 2>&1
+// RUN: FileCheck %s < %t.thread.log
+// RUN: FileCheck %s --check-prefix=THREAD < %t.thread.log
+// RUN: not %tfuse -factor 2 -mode block -I %S/Inputs %s -o %t.out > %t.block.log 2>&1
+// RUN: FileCheck %s < %t.block.log
+// RUN: FileCheck %s --check-prefix=BLOCK < %t.block.log
 
 #include "helpers.cuh"
 
