@@ -236,6 +236,26 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   return true;
 }
 
+/* After a kernel's name at `off`: the offset of the `<<<` that follows it,
+ * past template arguments (`k<T, 4><<<`), or 0 if no launch follows. */
+static unsigned launch_chevrons(const Source *src, unsigned off) {
+  const char *t = src->text;
+  unsigned p = source_skip_space(src, off);
+  if (p < src->len && t[p] == '<' && strncmp(t + p, "<<<", 3) != 0) {
+    int depth = 0; /* template arguments */
+    for (; p < src->len; p++) {
+      if (t[p] == '<')
+        depth++;
+      else if (t[p] == '>' && --depth == 0)
+        break;
+      else if (t[p] == ';' || t[p] == '{')
+        return 0;
+    }
+    p = source_skip_space(src, p + 1);
+  }
+  return p + 3 <= src->len && !strncmp(t + p, "<<<", 3) ? p : 0;
+}
+
 /* A launch written in a macro's argument (`TIME(k<<<g, b>>>(x))`) has its
  * text in the file, but its extent is the whole invocation. Its own text
  * runs from the kernel's name (where the cursor's location is spelled)
@@ -254,20 +274,8 @@ static bool locate_launch_text(Unit *u, Node *call, Kernel *k) {
     return true;
   if (b + nl > src->len || strncmp(t + b, name, nl) != 0 || (b > 0 && is_ident_char(t[b - 1])))
     return false;
-  unsigned p = source_skip_space(src, b + (unsigned)nl);
-  if (p < src->len && t[p] == '<' && strncmp(t + p, "<<<", 3) != 0) {
-    int depth = 0; /* template arguments */
-    for (; p < src->len; p++) {
-      if (t[p] == '<')
-        depth++;
-      else if (t[p] == '>' && --depth == 0)
-        break;
-      else if (t[p] == ';' || t[p] == '{')
-        return false;
-    }
-    p = source_skip_space(src, p + 1);
-  }
-  if (p + 3 > src->len || strncmp(t + p, "<<<", 3) != 0)
+  unsigned p = launch_chevrons(src, b + (unsigned)nl);
+  if (!p)
     return false;
   const char *close = strstr(t + p, ">>>");
   if (!close)
@@ -525,20 +533,7 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
       i++;
       continue;
     }
-    size_t p = source_skip_space(u->src, (unsigned)(i + nl));
-    if (p < len && t[p] == '<' && !(p + 2 < len && t[p + 1] == '<' && t[p + 2] == '<')) {
-      int depth = 0; /* template arguments */
-      for (; p < len; p++) {
-        if (t[p] == '<')
-          depth++;
-        else if (t[p] == '>' && --depth == 0)
-          break;
-        else if (t[p] == ';' || t[p] == '{')
-          break;
-      }
-      p = source_skip_space(u->src, (unsigned)(p + 1));
-    }
-    if (p + 2 < len && t[p] == '<' && t[p + 1] == '<' && t[p + 2] == '<') {
+    if (launch_chevrons(u->src, (unsigned)(i + nl))) {
       bool rewritten = false;
       for (int d = 0; d < done->len && !rewritten; d++) {
         Node *c = done->items[d];

@@ -267,6 +267,31 @@ static int by_begin(const void *a, const void *b) {
   return x->begin < y->begin ? -1 : x->begin > y->begin;
 }
 
+/* The whole expansion of one use into *out; *needed: a macro body (not an
+ * argument) named one of `names` or a builtin. False if it cannot be
+ * expanded. */
+static bool expand_whole(Unit *u, MacroUse *mu, const Vec *names, Toks *out, bool *needed) {
+  Hide hide = {0};
+  MX x = {.u = u, .names = names};
+  int at = 0;
+  bool ok = expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, out, 0) && at == mu->ntok;
+  *needed = x.needed;
+  return ok;
+}
+
+/* Records that the use's text becomes the expansion's tokens. */
+static void add_replacement(Vec *repl, const MacroUse *mu, const Toks *out) {
+  Buf b = {0};
+  for (int t = 0; t < out->n; t++)
+    buf_printf(&b, "%s%s", t && !glued(out->t[t - 1], out->t[t]) ? " " : "", out->t[t]);
+  Repl *r = arena_alloc(sizeof *r);
+  r->begin = mu->begin;
+  r->end = mu->end;
+  r->text = arena_strdup(b.data ? b.data : "");
+  buf_free(&b);
+  vec_push(repl, r);
+}
+
 char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
   const Source *src = u->src;
   Vec repl = {0};
@@ -289,27 +314,16 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
       if (inner)
         continue;
       Toks out = {0};
-      Hide hide = {0};
-      MX x = {.u = u, .names = &names};
-      int at = 0;
-      if (!expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) || at != mu->ntok)
+      bool needed;
+      if (!expand_whole(u, mu, &names, &out, &needed))
         continue;
       /* A builtin in a macro's argument is out of reach too: clang reports
        * its location in the macro (blockIdx.x is a property access whose
        * cursor does not carry the argument's spelling). */
-      for (int t = 0; t < out.n && !x.needed; t++)
-        x.needed = is_builtin_name(out.t[t]);
-      if (!x.needed)
-        continue;
-      Buf b = {0};
-      for (int t = 0; t < out.n; t++)
-        buf_printf(&b, "%s%s", t && !glued(out.t[t - 1], out.t[t]) ? " " : "", out.t[t]);
-      Repl *r = arena_alloc(sizeof *r);
-      r->begin = mu->begin;
-      r->end = mu->end;
-      r->text = arena_strdup(b.data ? b.data : "");
-      buf_free(&b);
-      vec_push(&repl, r);
+      for (int t = 0; t < out.n && !needed; t++)
+        needed = is_builtin_name(out.t[t]);
+      if (needed)
+        add_replacement(&repl, mu, &out);
     }
     vec_free(&names);
   }
@@ -329,21 +343,9 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
     if (in_kernel)
       continue;
     Toks out = {0};
-    Hide hide = {0};
-    MX x = {.u = u, .names = &knames};
-    int at = 0;
-    if (!expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) || at != mu->ntok || !x.needed ||
-        !launches_in(&out, kernels))
-      continue;
-    Buf b = {0};
-    for (int t = 0; t < out.n; t++)
-      buf_printf(&b, "%s%s", t && !glued(out.t[t - 1], out.t[t]) ? " " : "", out.t[t]);
-    Repl *r = arena_alloc(sizeof *r);
-    r->begin = mu->begin;
-    r->end = mu->end;
-    r->text = arena_strdup(b.data ? b.data : "");
-    buf_free(&b);
-    vec_push(&repl, r);
+    bool needed;
+    if (expand_whole(u, mu, &knames, &out, &needed) && needed && launches_in(&out, kernels))
+      add_replacement(&repl, mu, &out);
   }
   vec_free(&knames);
   if (repl.len == 0) {
@@ -377,10 +379,8 @@ bool macro_uses_may_launch(Unit *u, Kernel *k) {
   for (int i = 0; i < u->macro_uses.len && !may; i++) {
     MacroUse *mu = u->macro_uses.items[i];
     Toks out = {0};
-    Hide hide = {0};
-    MX x = {.u = u, .names = &none};
-    int at = 0;
-    if (expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, &out, 0) && at == mu->ntok) {
+    bool needed;
+    if (expand_whole(u, mu, &none, &out, &needed)) {
       may = launches_in(&out, &one);
       continue;
     }
