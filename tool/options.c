@@ -198,9 +198,9 @@ const char *params_resolve(Params *p) {
   if (!p->ndims)
     p->dims[0] = p->dim;
   if (nf != nd)
-    return arena_printf("the factor %s gives %d value%s but the dimensions %s are %d: give one factor per "
+    return arena_printf("factor %s has %d value%s but dim %s names %d dimension%s: give one factor per "
                         "dimension, e.g. factor 4,4 with dim x,y", params_factor_text(p), nf, nf > 1 ? "s" : "",
-                        params_dim_text(p), nd);
+                        params_dim_text(p), nd, nd > 1 ? "s" : "");
   p->kd[0] = p->kd[1] = p->kd[2] = 1;
   if (nf == 1) {
     if (p->factor != FACTOR_AUTO)
