@@ -72,7 +72,7 @@ static bool parse_pragma(const Source *src, unsigned hash, unsigned eol, Pragma 
     const char *what;
     if (nlen == 6 && !strncmp(t + name, "factor", 6)) {
       ok = params_set_factor(&pr->p, value);
-      what = "an integer from 1 to 1024, auto, or one factor per dimension such as 4,4";
+      what = "an integer from 1 to 1024 or auto, or one factor per dimension such as 4,4";
     } else if (nlen == 3 && !strncmp(t + name, "dim", 3)) {
       ok = params_set_dim(&pr->p, value);
       what = "x, y or z, or distinct dimensions such as x,y";

@@ -303,7 +303,7 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     } else if (FLAG("factor")) {
       NEED_VALUE();
       if (!params_set_factor(&opt->cli, value))
-        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024, auto, or one "
+        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024 or auto, or one "
                            "factor per dimension such as 4,4 (their product at most 1024)%s", value, "");
     } else if (FLAG("candidates")) {
       NEED_VALUE();

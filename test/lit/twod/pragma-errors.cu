@@ -6,7 +6,7 @@
 // RUN: FileCheck %s < %t.err
 // RUN: test ! -e %t.cu
 
-// CHECK: {{.*}}.in.cu:23:30: error: invalid value '4,0' in clause 'factor': expected an integer from 1 to 1024, auto, or one factor per dimension such as 4,4
+// CHECK: {{.*}}.in.cu:23:30: error: invalid value '4,0' in clause 'factor': expected an integer from 1 to 1024 or auto, or one factor per dimension such as 4,4
 // CHECK: {{.*}}.in.cu:26:39: error: invalid value 'x,x' in clause 'dim': expected x, y or z, or distinct dimensions such as x,y
 // CHECK: {{.*}}.in.cu:20:1: error: kernel 'a': factor 4,4 has 2 values but dim x names 1 dimension: give one factor per dimension, e.g. factor 4,4 with dim x,y
 // CHECK: {{.*}}.in.cu:29:1: error: kernel 'd': factor 8 has 1 value but dim x,y names 2 dimensions: give one factor per dimension, e.g. factor 4,4 with dim x,y
