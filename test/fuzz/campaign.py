@@ -169,7 +169,7 @@ def pragma_kernels(text):
 
 WARN_RE = re.compile(r"^(.*?):(\d+):(\d+): warning: kernel '(\w+)' left unchanged: (.*)$", re.M)
 ERR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)
-COARSENED_RE = re.compile(r"/\* tfuse: coarsened by \d+, [^*]*\*/\s*\n(?:template[^\n]*\n)?"
+COARSENED_RE = re.compile(r"/\* tfuse: coarsened by \d+(?:,\d+)*(?: \(\d+ copies\))?, [^*]*\*/\s*\n(?:template[^\n]*\n)?"
                           r"[^\n]*?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
                           r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
 
