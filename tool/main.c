@@ -105,7 +105,9 @@ int tfuse_main(int argc, char **argv) {
     if (!ok)
       continue;
     if (opt.check)
-      launch_keep_original(&unit, k, &trial);
+      launch_keep_original(&unit, k, &trial,
+                           arena_printf("tfuse -check: the original '%s', run first and compared with it when "
+                                        "TFUSE_CHECK=1", k->sym->name));
     for (int j = 0; j < trial.edits.len; j++)
       vec_push(&edits.edits, trial.edits.items[j]);
     vec_free(&trial.edits);
@@ -129,7 +131,7 @@ int tfuse_main(int argc, char **argv) {
   char *text = edit_apply(&edits, &src, &len);
   if (!text)
     goto out;
-  if (edit_write_file(opt.output, text, len))
+  if (verify_output(&unit, &done_kernels, text, len, &opt) && edit_write_file(opt.output, text, len))
     rc = 0;
   free(text);
 
