@@ -481,7 +481,7 @@ tune_keys() {
   awk '
     /^tfuse-tune: kernel .*SMs\):$/ {
       k = g = b = s = "?"
-      if (match($0, /kernel .[^ ]*. at/)) k = substr($0, RSTART + 8, RLENGTH - 12)
+      if (match($0, /kernel \047[^\047]*\047 at/)) k = substr($0, RSTART + 8, RLENGTH - 12)
       if (match($0, /grid \([0-9,]+\)/)) g = substr($0, RSTART + 6, RLENGTH - 7)
       if (match($0, /block \([0-9,]+\)/)) b = substr($0, RSTART + 7, RLENGTH - 8)
       if (match($0, /smem [0-9]+/)) s = substr($0, RSTART + 5, RLENGTH - 5)
@@ -494,7 +494,9 @@ tune_keys() {
 }
 # label_k LABEL: the factor of a candidate label ("block.x:8" -> 8, "original" -> 1)
 label_k() { case $1 in original) echo 1 ;; *:*) echo "${1##*:}" ;; *) echo - ;; esac; }
-med() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }'; }
+med() {
+  sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }'
+}
 OVH_ROUNDS=${OVH_ROUNDS:-3}
 ahdr="kernel,variant,id,check,odd_bitexact,odd_check,default_check,wisdom_used,orig_ms,auto_ms,best_k,best_k_ms,auto_over_best,chosen,keys,tune_ms,tune_launches,winner_k_ms,overhead_pct,overhead_paired_pct,note"
 mkdir -p out/auto out/auto-rows
@@ -538,7 +540,9 @@ if [ -f auto/jobs.txt ]; then
     retuned=$(cat "$log.odd2.log" "$log.time.log" | grep -c '^tfuse-tune:   chose ')
     fromw=$(grep -c 'from the wisdom file' "$log.time.log")
     wused=yes
-    if [ "$retuned" -gt 0 ] || [ "$fromw" -eq 0 ]; then wused="no ($retuned keys tuned again; $fromw from the wisdom file)"; fi
+    if [ "$retuned" -gt 0 ] || [ "$fromw" -eq 0 ]; then
+      wused="no ($retuned keys tuned again; $fromw from the wisdom file)"
+    fi
     # what the first default-size run tuned, per key
     tune_keys "$log.tune.log" | sed "s/^/$id|/" >"out/auto-rows/$id.keys"
     read -r nkeys tms tl < <(awk -F'|' '{ n++; ms += $7; l += $8 } END { printf "%d %.1f %d\n", n, ms, l }' "out/auto-rows/$id.keys")
@@ -677,7 +681,9 @@ if [ -f auto/jobs.txt ]; then
     done
     echo
     tail -n +2 auto.csv | awk -F, '$20 != "-" && $20 != "" {
-      printf "Dispatch overhead, %s (wisdom present, chose %s): %s%% of the fixed K build of the same factor (%s alternating rounds, median ms each); same-run rows: auto %s ms, fixed %s ms (%s%%)\n", $3, $14, $20, ovr, $10, $18, $19 }' ovr="$OVH_ROUNDS"
+      printf "Dispatch overhead, %s (wisdom present, chose %s): %s%% of the fixed K build of the same factor", $3, $14, $20
+      printf " (%s alternating rounds, median ms each); same-run rows: auto %s ms, fixed %s ms (%s%%)\n", ovr, $10, $18, $19
+    }' ovr="$OVH_ROUNDS"
     [ -f out/auto-rows/planted.txt ] && echo "Planted wrong candidate (vecadd block.x:16): $(cat out/auto-rows/planted.txt)"
     [ -f out/auto-rows/tune-runtime.txt ] && echo "test/gpu/tune-runtime: $(cat out/auto-rows/tune-runtime.txt)"
     tail -n +2 auto.csv | awk -F, '$21 != "" { if (!n++) print "notes:"; print "  " $3 ": " $21 }'
