@@ -46,6 +46,7 @@ from corpus_gpu import auto_compile, build_tune_obj, TUNE_FILES  # noqa: E402
 
 VARIANTS = [("block", 2), ("block", 4), ("block", 8), ("thread", 2), ("thread", 4)]
 AUTO_FACTORS = [2, 4, 8, 16]  # tfuse -factor auto's default candidates (-candidates)
+AUTO_PROBE_RE = re.compile(r"-factor auto: candidate factor (\d+) of '([A-Za-z_]\w*)'")  # tfuse's own refusal
 AUTO_SHARED_RE = re.compile(r"Entry function '(?:_Z\d+)?([A-Za-z_]\w*?)__tf_b[xyz](\d+)\w*' uses too much shared data")
 AUTO_VARIANT_RE = re.compile(r"^/\* tfuse -factor auto: variant '([^']*)' of '([^']*)' \*/$", re.M)
 AUTO_UNROUTED_RE = re.compile(r"warning: no launch of '([^']*)' in this file: -factor auto renamed")
@@ -208,8 +209,9 @@ def auto_request(p, pdir, results, a, tfuse, tune_obj):
     file, `tfuse -kernel A -kernel B ... -factor auto -mode block`, compiled with the tuning runtime.  A kernel
     whose launches -factor auto cannot route (tfuse warns that the renamed variants leave a launch behind) is
     dropped and tfuse runs again.  Where ptxas finds too much static shared memory in a candidate (a template
-    kernel's shared sizes, which tfuse cannot tell), the factors from the smallest that failed up are dropped
-    (-candidates) and tfuse runs again; a kernel that fails at the smallest factor left is dropped."""
+    kernel's shared sizes, which tfuse cannot tell), or tfuse's own check of its output refuses such candidates,
+    the factors from the smallest that failed up are dropped (-candidates) and tfuse runs again; a kernel that
+    fails at the smallest factor left is dropped."""
     done = {r["kernel"] for r in fixed_requests(results) if r["program"] == p["name"] and r.get("mode") == "block"
             and r["outcome"] == "rewritten"}
     kernels = [k for k in p["kernels"] if k in done]
@@ -228,6 +230,19 @@ def auto_request(p, pdir, results, a, tfuse, tune_obj):
         r.update({"outcome": outcome, "detail": detail, "kernel": ",".join(kernels), "kernels": list(kernels)})
         if outcome == "refused":
             r["reason"] = reason_class(detail)
+        probed = [(k, int(f)) for f, k in AUTO_PROBE_RE.findall(se) if k in kernels]
+        if outcome == "refused" and probed:
+            # tfuse found candidates over 48 KB of static shared memory (template sizes): fewer factors
+            least = min(f for _, f in probed)
+            now = factors or AUTO_FACTORS
+            if least > now[0]:
+                factors = [f for f in now if f < least]
+            else:
+                for k, f in probed:
+                    if f == least:
+                        r["dropped"][k] = "too much static shared memory at the smallest factor, %d" % f
+                kernels = [k for k in kernels if k not in r["dropped"]]
+            continue
         if outcome != "rewritten":
             break
         unrouted = [k for k in AUTO_UNROUTED_RE.findall(se) if k in kernels]
