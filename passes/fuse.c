@@ -62,6 +62,9 @@ typedef struct {
   const char *body_head; /* a statement to put first in the next body */
   int label_seq, pred_seq;
   bool failed;
+  Sym *probe_anchor;  /* the static shared size probe follows this variable's declaration */
+  const char *probe;  /* ... and is this static_assert */
+  bool probe_placed;  /* ... where the declaration was emitted statement by statement */
 } Fuse;
 
 typedef struct {
@@ -1132,6 +1135,59 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
       if (decl)
         piece(F, indent_of(F, s), decl);
     }
+  for (int i = 0; i < s->nkid; i++)
+    if (F->probe_anchor && !F->probe_placed && s->kid[i]->kind == N_VAR && s->kid[i]->sym == F->probe_anchor) {
+      piece(F, indent_of(F, s), F->probe);
+      F->probe_placed = true;
+    }
+}
+
+/* Block mode: K copies of a shared array whose size clang cannot tell (it
+ * depends on a template parameter) may pass the 48 KB of static shared
+ * memory a block may declare, which only ptxas would notice, with no word
+ * of where or why.  legality.c checks the sizes it knows; for the others a
+ * static_assert after the last such declaration (or at the kernel's entry)
+ * states the limit for every instantiation, and the driver parses the output once more to turn its
+ * failure into a located refusal (verify.c).  Needs every such array
+ * declared in the kernel's own body, where its type's spelling is valid. */
+static void plan_shared_probe(Fuse *F, Node *body) {
+  if (F->k->p.mode != MODE_BLOCK)
+    return;
+  Vec vars = {0};
+  kernel_shared_vars(F->k->fn, &vars);
+  long long known = 0;
+  bool replicated = false;
+  Buf e = {0};
+  Sym *anchor = NULL;
+  for (int i = 0; i < vars.len; i++) {
+    Sym *s = vars.items[i];
+    if (s->is_extern)
+      continue;
+    replicated |= s->varying;
+    if (s->bytes >= 0) {
+      known += s->bytes * ngroups(F, sym_dims(F, s)); /* a replica per copy (per index along its own dimensions) */
+      continue;
+    }
+    if (!s->type_text || !(body->begin <= s->decl_off && s->decl_off < body->end)) {
+      anchor = NULL; /* cannot be spelled here: left to ptxas */
+      break;
+    }
+    if (s->varying)
+      buf_printf(&e, "%d * sizeof(%s) + ", ngroups(F, sym_dims(F, s)), s->type_text);
+    else
+      buf_printf(&e, "sizeof(%s) + ", s->type_text);
+    if (!anchor || s->decl_off > anchor->decl_off)
+      anchor = s;
+  }
+  if (anchor && replicated) {
+    F->probe_anchor = anchor;
+    F->probe = arena_printf("static_assert(%s%lld <= 48 * 1024, \"tfuse-shared-limit: '%s' coarsened by %s declares "
+                            "more than 48 KB of static __shared__ memory; use a smaller -factor\");",
+                            e.data, known, F->k->sym->name, params_factor_text(&F->k->p));
+    F->k->shared_probe = true;
+  }
+  buf_free(&e);
+  vec_free(&vars);
 }
 
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
@@ -1657,6 +1713,7 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
     buf_free(&b);
   }
   ctx.any_true = true;
+  plan_shared_probe(&F, body);
 
   F.first = true;
   emit_stmt(&F, body, &ctx);
@@ -1692,6 +1749,11 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
     if (F.multi ? uses_word(F.out.data, live) : strstr(F.out.data, live) != NULL)
       buf_printf(&pro, "\n%sbool %s = true;", indent, live);
   }
+  /* A probe whose declaration was emitted within a statement copied per
+   * copy (a loop run by each copy) goes first; a type spelled with a name
+   * declared in the body then fails the parse of the output (verify.c). */
+  if (F.probe && !F.probe_placed)
+    buf_printf(&pro, "\n%s%s", indent, F.probe);
   /* Shared arrays declared outside the kernel but replicated here get
    * their copies at entry. */
   Vec outer = {0};

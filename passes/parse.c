@@ -72,6 +72,13 @@ static bool loc_in_main(Impl *im, CXSourceLocation loc, unsigned *off) {
   return f && clang_File_isEqual(f, im->main_file);
 }
 
+static char *canonical_spelling(CXType t) {
+  CXString cs = clang_getTypeSpelling(clang_getCanonicalType(t));
+  char *r = arena_strdup(clang_getCString(cs));
+  clang_disposeString(cs);
+  return r;
+}
+
 static bool type_is_array(CXType t) {
   switch (t.kind) {
   case CXType_ConstantArray:
@@ -204,12 +211,18 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
                      (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
     s->is_const = clang_isConstQualifiedType(elem);
     s->type_dependent = clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent;
+    if (s->bytes < 0) {
+      CXString ts = clang_getTypeSpelling(t);
+      s->type_text = arena_strdup(clang_getCString(ts));
+      clang_disposeString(ts);
+    }
   } else if (is_function_kind(k)) {
     Attrs a = cursor_attrs(decl);
     s->kind = SYM_FUNC;
     /* Parameters the callee may write through: pointers to non-const and
      * non-const references. */
     CXType ft = clang_getCursorType(decl);
+    s->fn_type = canonical_spelling(ft);
     int np = clang_getNumArgTypes(ft);
     s->nparams = np;
     for (int i = 0; i < np && i < 32; i++) {
@@ -380,6 +393,12 @@ typedef struct {
 } BuildCtx;
 
 static Node *build(Unit *u, CXCursor c, Node *parent);
+
+static enum CXChildVisitResult first_child_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
 
 static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClientData data) {
   BuildCtx *bc = data;
@@ -829,6 +848,12 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
           n->kid[i] = t;
         }
         vec_push(&u->launches, n);
+        /* A launch through a pointer: the function type it points to. */
+        CXCursor callee = clang_getNullCursor();
+        clang_visitChildren(c, first_child_visit, &callee);
+        CXType ct = clang_getCanonicalType(clang_getCursorType(callee));
+        if (!clang_Cursor_isNull(callee) && ct.kind == CXType_Pointer)
+          n->callee_fn_type = canonical_spelling(clang_getPointeeType(ct));
         break;
       }
     }
@@ -1157,10 +1182,10 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
   return ok ? path : NULL;
 }
 
-bool parse_unit(Unit *u, Source *src, const Options *opt) {
-  Impl *im = calloc(1, sizeof *im);
-  u->impl = im;
-  u->src = src;
+/* The parser's command line for SRC: CUDA host side as nvcc compiles it,
+ * the compilation database's and the command line's compiler flags, nvcc's
+ * include folders and macros (tool/flags.c), then the host compat header. */
+static bool parser_args(const Source *src, const Options *opt, Vec *args_out) {
   Vec args = {0};
   vec_push(&args, "-x");
   vec_push(&args, "cuda");
@@ -1183,7 +1208,22 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   flags_normalize(cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &flags);
   flags_parser_args(opt->cuda_path, cc, &flags, &args);
   vec_free(&flags);
+  const char *compat = nvcc_host_compat_path();
+  if (compat) {
+    vec_push(&args, "-include");
+    vec_push(&args, (char *)compat);
+  }
+  *args_out = args;
+  return true;
+}
 
+bool parse_unit(Unit *u, Source *src, const Options *opt) {
+  Impl *im = calloc(1, sizeof *im);
+  u->impl = im;
+  u->src = src;
+  Vec args;
+  if (!parser_args(src, opt, &args))
+    return false;
   if (opt->verbose) {
     fprintf(stderr, "tfuse: parsing %s with:", src->path);
     for (int i = 0; i < args.len; i++)
@@ -1195,11 +1235,6 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
    * uses expanded, see macros.c); macro uses and definitions are kept. */
   struct CXUnsavedFile unsaved = {src->path, src->text, (unsigned long)src->len};
   unsigned tu_flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
-  const char *compat = nvcc_host_compat_path();
-  if (compat) {
-    vec_push(&args, "-include");
-    vec_push(&args, (char *)compat);
-  }
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;
   if (pch) {
@@ -1244,6 +1279,51 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   }
   clang_visitChildren(clang_getTranslationUnitCursor(im->tu), top_visit, u);
   fix_macro_ends(u);
+  return true;
+}
+
+bool parse_text_errors(const Source *src, const char *text, size_t len, const Options *opt, Vec *out) {
+  Vec args;
+  if (!parser_args(src, opt, &args))
+    return false;
+  CXIndex index = clang_createIndex(0, 0);
+  const char *pch = preamble_pch(index, &args);
+  if (pch) {
+    vec_push(&args, "-include-pch");
+    vec_push(&args, (void *)pch);
+  }
+  struct CXUnsavedFile unsaved = {src->path, text, (unsigned long)len};
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode ec = clang_parseTranslationUnit2(index, src->path, (const char *const *)args.items, args.len,
+                                                    &unsaved, 1, CXTranslationUnit_KeepGoing, &tu);
+  vec_free(&args);
+  if (ec != CXError_Success || !tu) {
+    clang_disposeIndex(index);
+    return false;
+  }
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      Buf b = {0};
+      CXString msg = clang_getDiagnosticSpelling(d);
+      buf_puts(&b, clang_getCString(msg));
+      clang_disposeString(msg);
+      CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+      for (unsigned j = 0; j < clang_getNumDiagnosticsInSet(notes); j++) {
+        CXDiagnostic nd = clang_getDiagnosticInSet(notes, j);
+        CXString nm = clang_getDiagnosticSpelling(nd);
+        buf_printf(&b, "\n%s", clang_getCString(nm));
+        clang_disposeString(nm);
+        clang_disposeDiagnostic(nd);
+      }
+      vec_push(out, arena_strdup(b.data));
+      buf_free(&b);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(index);
   return true;
 }
 

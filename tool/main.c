@@ -79,14 +79,17 @@ int tfuse_main(int argc, char **argv) {
                   "the output is the input unchanged", src.path);
 
   Vec done_kernels = {0};
-  int tuned = 0; /* -factor auto kernels */
+  Vec verified = {0}; /* the kernels coarsened: fixed factors and -factor auto */
+  int tuned = 0;      /* -factor auto kernels */
   for (int i = 0; i < kernels.len; i++) {
     Kernel *k = kernels.items[i];
     if (k->p.factor == 1)
       continue; /* factor 1: unchanged */
     if (k->p.factor == FACTOR_AUTO) {
-      if (!opt.dump_after && variants_emit(&unit, k, &opt, &edits) && launch_rewrite_auto(&unit, k, &edits))
+      if (!opt.dump_after && variants_emit(&unit, k, &opt, &edits) && launch_rewrite_auto(&unit, k, &edits)) {
         tuned++;
+        vec_push(&verified, k);
+      }
       continue;
     }
     if (opt.skip_unsafe)
@@ -105,11 +108,14 @@ int tfuse_main(int argc, char **argv) {
     if (!ok)
       continue;
     if (opt.check)
-      launch_keep_original(&unit, k, &trial);
+      launch_keep_original(&unit, k, &trial,
+                           arena_printf("tfuse -check: the original '%s', run first and compared with it when "
+                                        "TFUSE_CHECK=1", k->sym->name));
     for (int j = 0; j < trial.edits.len; j++)
       vec_push(&edits.edits, trial.edits.items[j]);
     vec_free(&trial.edits);
     vec_push(&done_kernels, k);
+    vec_push(&verified, k);
   }
   if (opt.dump_after) {
     rc = error_count() ? 1 : 0;
@@ -129,7 +135,7 @@ int tfuse_main(int argc, char **argv) {
   char *text = edit_apply(&edits, &src, &len);
   if (!text)
     goto out;
-  if (edit_write_file(opt.output, text, len))
+  if (verify_output(&unit, &verified, text, len, &opt) && edit_write_file(opt.output, text, len))
     rc = 0;
   free(text);
 

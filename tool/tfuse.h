@@ -246,6 +246,8 @@ struct Sym {
   long long bytes;   /* variables: the size of the type, or -1 if clang cannot tell */
   int rank;          /* arrays: number of dimensions */
   char *elem_type;   /* arrays: the element type as spelled */
+  char *fn_type;     /* functions: the canonical function type, `void (float *, int)` */
+  char *type_text;   /* variables whose size clang cannot tell (template-dependent): the type as spelled */
   bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
   bool is_global_fn, is_device_fn;
   bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
@@ -298,6 +300,7 @@ struct Node {
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
+  char *callee_fn_type; /* a launch through a pointer: the canonical function type it points to */
   /* The __cudaPushCallConfiguration call of a launch: its block's thread
    * count if clang can evaluate it (0: unknown), and the dim3 variable it
    * came from (its value holds only if nothing else writes it). */
@@ -373,6 +376,12 @@ typedef struct {
  * false when the file could not be parsed. */
 bool parse_unit(Unit *u, Source *src, const Options *opt);
 void parse_dispose(Unit *u);
+/* Parses TEXT as the file SRC->path with the run's flags; appends each error's message, its notes on the
+ * following lines, to OUT (arena strings). False if libclang could not parse at all. */
+bool parse_text_errors(const Source *src, const char *text, size_t len, const Options *opt, Vec *out);
+/* verify.c: parses the output once more where a kernel carries a compile-time probe; false (with errors) if it
+ * fails. */
+bool verify_output(Unit *u, const Vec *kernels, const char *text, size_t len, const Options *opt);
 /* Builds the body of fn when it is defined outside the main file (a header);
  * returns whether fn has a body now.  For analysis only: the nodes' offsets
  * are not in the main file's text. */
@@ -398,6 +407,9 @@ struct Kernel {
   bool has_vreturn;
   bool uses_grid_extent; /* block mode: needs the original grid extent */
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
+  bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
+  Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
+  int pointer_launches;  /* launch.c: launches through pointers dispatching to it */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */
@@ -586,9 +598,10 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el);
  * `check`, each launch runs the original and the coarsened kernel under
  * the check runtime when TFUSE_CHECK is set. */
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
-/* -check: the original kernel (and its prototypes) under the name
- * NAME__tf_orig, inserted before the coarsened one. */
-void launch_keep_original(Unit *u, Kernel *k, EditList *el);
+/* The original kernel (and its prototypes) under the name NAME__tf_orig,
+ * after the coarsened one, under the comment given: for -check, and for
+ * function pointers that hold the kernel (launch.c). */
+void launch_keep_original(Unit *u, Kernel *k, EditList *el, const char *comment);
 const char *original_name(const Kernel *k);
 /* -factor auto: every launch of k (after variants_emit) becomes a dispatch
  * through the tuning runtime (runtime/include/tfuse/tune.h). */

@@ -1,0 +1,88 @@
+/* verify: the emitted text, parsed once more where fuse.c left a
+ * compile-time probe in it.
+ *
+ * Contract: called by the driver with the whole output text before it is
+ * written, only when some coarsened kernel carries a probe (today the
+ * static shared size of template kernels, Kernel.shared_probe).  Every
+ * error of that parse becomes a refusal: a failed probe is located at its
+ * kernel with the instantiation that fails (clang's note names it), any
+ * other error is an internal error quoting clang.  Records no edits; true
+ * when the output may be written. */
+#include "tfuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "in instantiation of function template specialization 'k<32>' requested
+ * here" -> "k<32>", or NULL. */
+static const char *instantiation_of(const char *notes) {
+  const char *key = "function template specialization '";
+  const char *p = strstr(notes, key);
+  if (!p)
+    return NULL;
+  p += strlen(key);
+  const char *q = strchr(p, '\'');
+  return q ? arena_strndup(p, (size_t)(q - p)) : NULL;
+}
+
+bool verify_output(Unit *u, const Vec *kernels, const char *text, size_t len, const Options *opt) {
+  bool probed = false;
+  for (int i = 0; i < kernels->len; i++)
+    probed |= ((Kernel *)kernels->items[i])->shared_probe;
+  if (!probed)
+    return true;
+  Vec errors = {0};
+  if (!parse_text_errors(u->src, text, len, opt, &errors)) {
+    error_plain("internal error: libclang could not parse the coarsened output of '%s'", u->src->path);
+    return false;
+  }
+  Vec seen = {0}; /* "kernel by K": one error each, whatever the instantiations failing */
+  for (int i = 0; i < errors.len; i++) {
+    const char *msg = errors.items[i];
+    const char *mark = strstr(msg, "tfuse-shared-limit: '");
+    Kernel *hit = NULL;
+    for (int j = 0; mark && j < kernels->len && !hit; j++) {
+      Kernel *k = kernels->items[j];
+      const char *name = arena_printf("tfuse-shared-limit: '%s' ", k->sym->name);
+      if (k->shared_probe && !strncmp(mark, name, strlen(name)))
+        hit = k;
+    }
+    int by = 0;
+    const char *c = mark ? strstr(mark, " coarsened by ") : NULL;
+    if (c)
+      by = atoi(c + strlen(" coarsened by "));
+    if (hit) {
+      const char *id = arena_printf("%s by %d", hit->sym->name, by);
+      bool dup = false;
+      for (int j = 0; j < seen.len && !dup; j++)
+        dup = !strcmp(seen.items[j], id);
+      if (dup)
+        continue;
+      vec_push(&seen, (void *)id);
+    }
+    if (hit && hit->p.factor == FACTOR_AUTO) {
+      const char *inst = instantiation_of(msg);
+      error_at(hit->fn->loc,
+               "-factor auto: candidate factor %d of '%s'%s%s%s would declare more than 48 KB of static __shared__ "
+               "memory (its replicated arrays' sizes depend on template arguments); leave it out with -candidates "
+               "(factors below %d)",
+               by, hit->sym->name, inst ? " (instantiated as '" : "", inst ? inst : "", inst ? "')" : "", by);
+    } else if (hit) {
+      const char *inst = instantiation_of(msg);
+      error_at(hit->fn->loc,
+               "coarsened by %s, '%s'%s%s%s would declare more than 48 KB of static __shared__ memory (its "
+               "replicated arrays' sizes depend on template arguments), over what a block may declare statically; "
+               "use a smaller -factor",
+               params_multi(&hit->p) ? params_factor_text(&hit->p) : arena_printf("%d", by ? by : hit->p.factor),
+               hit->sym->name, inst ? " (instantiated as '" : "", inst ? inst : "", inst ? "')" : "");
+    } else {
+      const char *nl = strchr(msg, '\n');
+      error_plain("internal error: the coarsened output of '%s' does not compile: %.*s", u->src->path,
+                  nl ? (int)(nl - msg) : (int)strlen(msg), msg);
+    }
+  }
+  bool ok = errors.len == 0;
+  vec_free(&errors);
+  vec_free(&seen);
+  return ok;
+}
