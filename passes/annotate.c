@@ -72,10 +72,10 @@ static bool parse_pragma(const Source *src, unsigned hash, unsigned eol, Pragma 
     const char *what;
     if (nlen == 6 && !strncmp(t + name, "factor", 6)) {
       ok = params_set_factor(&pr->p, value);
-      what = "an integer from 1 to 1024 or auto";
+      what = "an integer from 1 to 1024 or auto, or one factor per dimension such as 4,4";
     } else if (nlen == 3 && !strncmp(t + name, "dim", 3)) {
       ok = params_set_dim(&pr->p, value);
-      what = "x, y or z";
+      what = "x, y or z, or distinct dimensions such as x,y";
     } else if (nlen == 4 && !strncmp(t + name, "mode", 4)) {
       ok = params_set_mode(&pr->p, value);
       what = "block or thread";
@@ -102,10 +102,16 @@ static Params merge(const Params *pragma, const Params *cli) {
     const Params *q = layers[l];
     if (!q)
       continue;
-    if (q->set & OPT_SET_FACTOR)
+    if (q->set & OPT_SET_FACTOR) {
       p.factor = q->factor;
-    if (q->set & OPT_SET_DIM)
+      p.nfactors = q->nfactors;
+      memcpy(p.factors, q->factors, sizeof p.factors);
+    }
+    if (q->set & OPT_SET_DIM) {
       p.dim = q->dim;
+      p.ndims = q->ndims;
+      memcpy(p.dims, q->dims, sizeof p.dims);
+    }
     if (q->set & OPT_SET_MODE)
       p.mode = q->mode;
     if (q->set & OPT_SET_MAPPING)
@@ -136,7 +142,7 @@ static Kernel *kernel_of(Vec *kernels, Node *fn) {
 
 static bool same_params(const Kernel *a, const Kernel *b) {
   return a && b && a->p.factor == b->p.factor && a->p.mode == b->p.mode && a->p.dim == b->p.dim &&
-         a->p.mapping == b->p.mapping;
+         a->p.mapping == b->p.mapping && !memcmp(a->p.kd, b->p.kd, sizeof a->p.kd);
 }
 
 /* Block mode gives a kernel an extra first parameter. A template kernel
@@ -217,6 +223,9 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
     k->pragma_off = pr->off;
     k->pragma_len = pr->len;
     k->p = merge(&pr->p, &opt->cli);
+    const char *bad = params_resolve(&k->p);
+    if (bad)
+      error_at(pr->off, "kernel '%s': %s", fn->sym->name, bad);
   }
 
   for (int i = 0; i < opt->kernels.len; i++) {
@@ -226,8 +235,12 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
       Node *f = u->functions.items[j];
       if (f->sym->is_global_fn && !strcmp(f->sym->name, name)) {
         Kernel *k = kernel_for(kernels, f);
-        if (!k->annotated)
+        if (!k->annotated) {
           k->p = merge(NULL, &opt->cli);
+          const char *bad = params_resolve(&k->p);
+          if (bad)
+            error_plain("kernel '%s': %s", name, bad);
+        }
         found = true;
       }
     }

@@ -38,11 +38,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A copy, or a group of copies: its index r[d] along each dimension d in
+ * `mask`; the copies of a group differ only along the coarsened dimensions
+ * outside it.  mask 0 is the rendering emitted once, for all copies.  With
+ * one dimension, mask is that dimension's bit and r[dim] runs over 0..K-1;
+ * with several, a statement whose vmask is {x} is emitted once per rx. */
+typedef struct {
+  unsigned mask;
+  int r[3];
+} Copy;
+
 typedef struct {
   Unit *u;
   Kernel *k;
   const Source *src;
   int K;
+  bool multi;     /* several coarsened dimensions */
+  unsigned all;   /* the coarsened dimensions */
+  int kd[3];      /* the factor along each dimension (1: not coarsened) */
   Buf out;
   bool first;     /* the next piece follows a gap copied from the input */
   const char *indent; /* indentation of a braced body's pieces, or NULL */
@@ -68,9 +81,77 @@ typedef struct {
   int seq;
 } Site;
 
+/* ---- copies ---- */
+
+static const Copy uniform_copy = {0};
+
+/* The dimensions along which a variable or node varies. */
+static unsigned sym_dims(Fuse *F, const Sym *s) { return F->multi ? s->vmask : s->varying ? F->all : 0; }
+static unsigned node_dims(Fuse *F, const Node *n) { return F->multi ? n->vmask : n->varying ? F->all : 0; }
+
+/* The number of groups of copies along mask, and the i-th (x fastest). */
+static int ngroups(Fuse *F, unsigned mask) {
+  int n = 1;
+  for (int d = 0; d < 3; d++)
+    if (mask >> d & 1)
+      n *= F->kd[d];
+  return n;
+}
+
+static Copy group_at(Fuse *F, unsigned mask, int i) {
+  Copy c = {.mask = mask};
+  for (int d = 0; d < 3; d++)
+    if (mask >> d & 1) {
+      c.r[d] = i % F->kd[d];
+      i /= F->kd[d];
+    }
+  return c;
+}
+
+/* The index of c's group along mask (c covers mask). */
+static int group_index(Fuse *F, unsigned mask, Copy c) {
+  int i = 0, stride = 1;
+  for (int d = 0; d < 3; d++)
+    if (mask >> d & 1) {
+      i += c.r[d] * stride;
+      stride *= F->kd[d];
+    }
+  return i;
+}
+
+/* `_3` (one dimension), `_x1y0` (several: the indices along mask), "" for mask 0. */
+static char *copy_suffix(Fuse *F, unsigned mask, Copy c) {
+  if (!F->multi)
+    return mask ? arena_printf("_%d", c.r[F->k->p.dim]) : "";
+  Buf b = {0};
+  for (int d = 0; d < 3; d++)
+    if (mask >> d & 1)
+      buf_printf(&b, "%s%s%d", b.len ? "" : "_", dim_name(d), c.r[d]);
+  char *t = arena_strdup(b.data ? b.data : "");
+  buf_free(&b);
+  return t;
+}
+
 /* ---- names ---- */
 
-static const char *copy_name(Fuse *F, Sym *s, int r) {
+static const char *copy_name_multi(Fuse *F, Sym *s, Copy c) {
+  unsigned m = sym_dims(F, s);
+  int n = ngroups(F, m);
+  if (!s->copy_names) {
+    s->copy_names = arena_alloc(sizeof(char *) * (size_t)n);
+    bool clash = false;
+    for (int i = 0; i < n && !clash; i++)
+      clash = unit_has_ident(F->u, arena_printf("%s%s", s->name, copy_suffix(F, m, group_at(F, m, i))));
+    for (int i = 0; i < n; i++)
+      s->copy_names[i] = arena_printf("%s%s%s", s->name, clash ? "__tf" : "", copy_suffix(F, m, group_at(F, m, i)));
+  }
+  return s->copy_names[group_index(F, m, c)];
+}
+
+static const char *copy_name(Fuse *F, Sym *s, Copy c) {
+  if (F->multi)
+    return copy_name_multi(F, s, c);
+  int r = c.r[F->k->p.dim];
   if (!s->copy_names) {
     s->copy_names = arena_alloc(sizeof(char *) * (size_t)F->K);
     bool clash = false;
@@ -86,23 +167,25 @@ static bool sym_is_renamed(const Sym *s) {
   return s && s->varying && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || s->kind == SYM_SHARED);
 }
 
-static char *seed_text(Fuse *F, int r) {
+/* The logical index along dimension dim of copy r along it. */
+static char *seed_text(Fuse *F, int dim, int r) {
   const Kernel *k = F->k;
-  const char *d = dim_name(k->p.dim);
+  const char *d = dim_name(dim);
+  int K = F->kd[dim];
   if (k->p.mode == MODE_BLOCK)
-    return r == 0 ? arena_printf("(blockIdx.%s * %d)", d, F->K) : arena_printf("(blockIdx.%s * %d + %d)", d, F->K, r);
+    return r == 0 ? arena_printf("(blockIdx.%s * %d)", d, K) : arena_printf("(blockIdx.%s * %d + %d)", d, K, r);
   if (k->p.mapping == MAP_CONSECUTIVE)
-    return r == 0 ? arena_printf("(threadIdx.%s * %d)", d, F->K)
-                  : arena_printf("(threadIdx.%s * %d + %d)", d, F->K, r);
+    return r == 0 ? arena_printf("(threadIdx.%s * %d)", d, K)
+                  : arena_printf("(threadIdx.%s * %d + %d)", d, K, r);
   return r == 0 ? arena_printf("(threadIdx.%s)", d) : arena_printf("(threadIdx.%s + %d * blockDim.%s)", d, r, d);
 }
 
-static char *rescaled_text(Fuse *F) {
+static char *rescaled_text(Fuse *F, int dim) {
   const Kernel *k = F->k;
-  const char *d = dim_name(k->p.dim);
+  const char *d = dim_name(dim);
   if (k->p.mode == MODE_BLOCK)
     return arena_printf("__tf_grid_%s", d);
-  return arena_printf("(blockDim.%s * %d)", d, F->K);
+  return arena_printf("(blockDim.%s * %d)", d, F->kd[dim]);
 }
 
 /* ---- rendering a range of the input for copy r (r < 0: uniform) ---- */
@@ -118,7 +201,30 @@ static void add_site(Vec *sites, unsigned off, unsigned len, char *text) {
 
 /* ---- register promotion (promote.c decides, this renders) ---- */
 
-static const char *promo_reg(Fuse *F, Promo *pr, int r) {
+/* The dimensions along which a promoted array's registers differ: the
+ * array's own in block mode (one register per replica), all in thread mode
+ * (each copy owns its element); none when one register serves the thread. */
+static unsigned promo_dims(Fuse *F, const Promo *pr) {
+  if (!pr->per_copy)
+    return 0;
+  return F->k->p.mode == MODE_THREAD ? F->all : sym_dims(F, pr->arr);
+}
+
+static const char *promo_reg(Fuse *F, Promo *pr, Copy c) {
+  if (F->multi) {
+    unsigned m = promo_dims(F, pr);
+    int n = ngroups(F, m);
+    if (!pr->reg) {
+      pr->reg = arena_alloc(sizeof(char *) * (size_t)n);
+      bool clash = false;
+      for (int i = 0; i < n && !clash; i++)
+        clash = unit_has_ident(F->u, arena_printf("%s_reg%s", pr->arr->name, copy_suffix(F, m, group_at(F, m, i))));
+      for (int i = 0; i < n; i++)
+        pr->reg[i] = arena_printf("%s%s%s", pr->arr->name, clash ? "__tfreg" : "_reg", copy_suffix(F, m, group_at(F, m, i)));
+    }
+    return pr->reg[group_index(F, m, c)];
+  }
+  int r = c.r[F->k->p.dim];
   if (!pr->reg) {
     int n = pr->per_copy ? F->K : 1;
     pr->reg = arena_alloc(sizeof(char *) * (size_t)n);
@@ -142,8 +248,9 @@ static char *promo_decl(Fuse *F, Sym *arr) {
       continue;
     Buf b = {0};
     buf_printf(&b, "%s ", pr->arr->elem_type);
-    for (int r = 0; r < (pr->per_copy ? F->K : 1); r++)
-      buf_printf(&b, "%s%s", r ? ", " : "", promo_reg(F, pr, r));
+    unsigned m = promo_dims(F, pr);
+    for (int i = 0; i < ngroups(F, m); i++)
+      buf_printf(&b, "%s%s", i ? ", " : "", promo_reg(F, pr, group_at(F, m, i)));
     buf_printf(&b, "; /* tfuse: %s of %s, kept in registers */", pr->per_copy ? "the copies' own elements" : "this thread's own element", pr->index_text);
     char *t = arena_strdup(b.data);
     buf_free(&b);
@@ -152,7 +259,7 @@ static char *promo_decl(Fuse *F, Sym *arr) {
   return NULL;
 }
 
-static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites);
+static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites);
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites);
 
 /* ---- per-copy clones of helpers that read the coarsened indices ----
@@ -183,40 +290,75 @@ static char *clone_name(Fuse *F, const Sym *fn) {
 
 /* The copy's logical index and the rescaled extent inside a clone, where
  * the copy is the parameter __tf_r. */
-static char *clone_seed_text(Fuse *F) {
+static char *clone_seed_text(Fuse *F, int dim) {
   const Kernel *k = F->k;
-  const char *d = dim_name(k->p.dim);
+  const char *d = dim_name(dim);
+  /* Several dimensions: the copy's index along each is a parameter of its own, __tf_rx, __tf_ry. */
+  const char *r = F->multi ? arena_printf("__tf_r%s", d) : "__tf_r";
   if (k->p.mode == MODE_BLOCK)
-    return arena_printf("(blockIdx.%s * %d + __tf_r)", d, F->K);
+    return arena_printf("(blockIdx.%s * %d + %s)", d, F->kd[dim], r);
   if (k->p.mapping == MAP_CONSECUTIVE)
-    return arena_printf("(threadIdx.%s * %d + __tf_r)", d, F->K);
-  return arena_printf("(threadIdx.%s + __tf_r * blockDim.%s)", d, d);
+    return arena_printf("(threadIdx.%s * %d + %s)", d, F->kd[dim], r);
+  return arena_printf("(threadIdx.%s + %s * blockDim.%s)", d, r, d);
+}
+
+/* The leading arguments of a call of a clone: the copy (`3`, or `1, 0` with
+ * several dimensions; `__tf_r` or `__tf_rx, __tf_ry` inside a clone), then
+ * in block mode the grid extents. */
+static char *clone_args(Fuse *F, const Copy *c) {
+  Buf b = {0};
+  for (int d = 0; d < 3; d++)
+    if (F->all >> d & 1) {
+      if (c)
+        buf_printf(&b, "%s%d", b.len ? ", " : "", c->r[d]);
+      else
+        buf_printf(&b, "%s__tf_r%s", b.len ? ", " : "", F->multi ? dim_name(d) : "");
+    }
+  for (int d = 0; d < 3 && F->k->p.mode == MODE_BLOCK; d++)
+    if (F->all >> d & 1)
+      buf_printf(&b, ", __tf_grid_%s", dim_name(d));
+  char *t = arena_strdup(b.data);
+  buf_free(&b);
+  return t;
+}
+
+/* The clone's leading parameters, as clone_args passes them. */
+static char *clone_params(Fuse *F) {
+  Buf b = {0};
+  for (int d = 0; d < 3; d++)
+    if (F->all >> d & 1)
+      buf_printf(&b, "%sunsigned int __tf_r%s", b.len ? ", " : "", F->multi ? dim_name(d) : "");
+  for (int d = 0; d < 3 && F->k->p.mode == MODE_BLOCK; d++)
+    if (F->all >> d & 1)
+      buf_printf(&b, ", unsigned int __tf_grid_%s", dim_name(d));
+  char *t = arena_strdup(b.data);
+  buf_free(&b);
+  return t;
 }
 
 /* The sites that point a call of a cloned helper at its clone for copy
- * `copy` (a number, or "__tf_r" inside a clone): the name, then the copy
- * (and the grid extent) as the first arguments. */
-static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const char *copy, Vec *sites) {
+ * `copy` (NULL inside a clone: its own): the name, then the copy (and the
+ * grid extents) as the first arguments. */
+static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const Copy *copy, Vec *sites) {
   Node *c = node_strip(call->kid[0]);
   add_site(sites, c->loc, (unsigned)strlen(fn->name), clone_name(F, fn));
   unsigned open = source_skip_space(F->src, c->end);
   unsigned next = source_skip_space(F->src, open + 1);
   bool empty = next < F->src->len && F->src->text[next] == ')';
-  const char *grid = F->k->p.mode == MODE_BLOCK ? arena_printf(", __tf_grid_%s", dim_name(F->k->p.dim)) : "";
-  add_site(sites, open + 1, 0, arena_printf("%s%s%s", copy, grid, empty ? "" : ", "));
+  add_site(sites, open + 1, 0, arena_printf("%s%s", clone_args(F, copy), empty ? "" : ", "));
 }
 
 static void clone_collect(Fuse *F, Node *n, Vec *sites) {
   if (n->kind == N_BUILTIN && n->bi_dim >= 0) {
     if (builtin_is_seed(F->k, n))
-      add_site(sites, n->begin, n->end - n->begin, clone_seed_text(F));
+      add_site(sites, n->begin, n->end - n->begin, clone_seed_text(F, n->bi_dim));
     else if (builtin_is_rescaled(F->k, n))
-      add_site(sites, n->begin, n->end - n->begin, rescaled_text(F));
+      add_site(sites, n->begin, n->end - n->begin, rescaled_text(F, n->bi_dim));
     return;
   }
   Sym *fn = clone_callee(F, n);
   if (fn)
-    clone_call_sites(F, n, fn, "__tf_r", sites);
+    clone_call_sites(F, n, fn, NULL, sites);
   for (int i = 0; i < n->nkid; i++)
     clone_collect(F, n->kid[i], sites);
 }
@@ -238,9 +380,7 @@ static void clone_helpers(Fuse *F, Node *n, Vec *done, Buf *out) {
       unsigned open = d->loc + (unsigned)strlen(fn->name);
       while (open < d->end && F->src->text[open] != '(')
         open++;
-      const char *params = F->k->p.mode == MODE_BLOCK
-                               ? arena_printf("unsigned int __tf_r, unsigned int __tf_grid_%s", dim_name(F->k->p.dim))
-                               : "unsigned int __tf_r";
+      const char *params = clone_params(F);
       unsigned close = text_match(F->src, open, d->end) - 1;
       unsigned q = source_skip_space(F->src, open + 1);
       if (q >= close)
@@ -250,7 +390,9 @@ static void clone_helpers(Fuse *F, Node *n, Vec *done, Buf *out) {
       else
         add_site(&sites, open + 1, 0, arena_printf("%s, ", params));
       clone_collect(F, fn->body, &sites);
-      buf_printf(out, "/* tfuse: '%s' for one copy of '%s' (the copy is __tf_r) */\n", fn->name, F->k->sym->name);
+      buf_printf(out, "/* tfuse: '%s' for one copy of '%s' (the copy is %s) */\n", fn->name, F->k->sym->name,
+                 F->multi ? (F->all == 3 ? "(__tf_rx, __tf_ry)" : F->all == 5 ? "(__tf_rx, __tf_rz)"
+                             : F->all == 6 ? "(__tf_ry, __tf_rz)" : "(__tf_rx, __tf_ry, __tf_rz)") : "__tf_r");
       buf_puts(out, render_sites(F, d->begin, d->end, &sites));
       buf_puts(out, "\n\n");
       vec_free(&sites);
@@ -272,7 +414,7 @@ static void emit_clones(Fuse *F, EditList *el) {
 
 /* Adds the sites of a promoted access (a read, a store or an update) and
  * returns true if `n`'s subtree is done. */
-static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
+static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
   if (n->in_macro || n->begin < b || n->end > e)
     return false;
   if (n->kind == N_SUBSCRIPT) {
@@ -280,9 +422,9 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
     if (p && ((p->kind == N_ASSIGN && node_strip(p->kid[0]) == n) || node_is_incdec(p)))
       return false; /* the store is rewritten at its operator */
     Promo *pr = n->promo;
-    if (!pr || (r < 0 && pr->per_copy))
+    if (!pr || (promo_dims(F, pr) & ~c.mask))
       return false; /* shared memory holds the same value */
-    add_site(sites, n->begin, n->end - n->begin, (char *)promo_reg(F, pr, r));
+    add_site(sites, n->begin, n->end - n->begin, (char *)promo_reg(F, pr, c));
     return true;
   }
   if (n->kind == N_ASSIGN && n->nkid == 2) {
@@ -290,7 +432,7 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
     Promo *pr = lhs->promo;
     if (!pr)
       return false;
-    if (r < 0 && pr->per_copy) {
+    if (promo_dims(F, pr) & ~c.mask) {
       F->failed = true;
       error_at(n->begin, "internal error: a promoted store in a statement emitted once");
       return true;
@@ -302,7 +444,7 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
       ob++;
     while (oe > ob && (t[oe - 1] == ' ' || t[oe - 1] == '\t' || t[oe - 1] == '\n' || t[oe - 1] == '('))
       oe--;
-    add_site(sites, ob, oe - ob, arena_printf("= %s %.*s", promo_reg(F, pr, r), (int)(oe - ob), t + ob));
+    add_site(sites, ob, oe - ob, arena_printf("= %s %.*s", promo_reg(F, pr, c), (int)(oe - ob), t + ob));
     return false; /* the operands are rendered as usual */
   }
   if (node_is_incdec(n) && n->nkid == 1) {
@@ -310,75 +452,82 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, in
     Promo *pr = acc->promo;
     if (!pr)
       return false;
-    if (r < 0 && pr->per_copy) {
+    if (promo_dims(F, pr) & ~c.mask) {
       F->failed = true;
       error_at(n->begin, "internal error: a promoted update in a statement emitted once");
       return true;
     }
     Vec inner = {0};
     for (int i = 0; i < acc->nkid; i++)
-      collect(F, acc->kid[i], acc->begin, acc->end, r, ret_label, &inner);
+      collect(F, acc->kid[i], acc->begin, acc->end, c, ret_label, &inner);
     char *lhs = render_sites(F, acc->begin, acc->end, &inner);
     vec_free(&inner);
     const char *op = n->op == OP_PRE_INC || n->op == OP_POST_INC ? "++" : "--";
-    add_site(sites, n->begin, n->end - n->begin, arena_printf("(%s = %s%s)", lhs, op, promo_reg(F, pr, r)));
+    add_site(sites, n->begin, n->end - n->begin, arena_printf("(%s = %s%s)", lhs, op, promo_reg(F, pr, c)));
     return true;
   }
   return false;
 }
 
-static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
+static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
   if (n->end > n->begin && (n->end <= b || n->begin >= e))
     return;
-  if (F->k->promoted.len && collect_promoted(F, n, b, e, r, ret_label, sites))
+  if (F->k->promoted.len && collect_promoted(F, n, b, e, c, ret_label, sites))
     return;
   switch (n->kind) {
   case N_VAR:
   case N_DECL_REF:
     if (sym_is_renamed(n->sym) && !n->in_macro && n->loc >= b && n->loc < e) {
-      if (r < 0) {
+      if (sym_dims(F, n->sym) & ~c.mask) {
         F->failed = true;
-        error_at(n->loc, "internal error: varying '%s' in a statement emitted once", n->sym->name);
+        error_at(n->loc, "internal error: varying '%s' in a statement emitted once%s", n->sym->name,
+                 c.mask ? " per copy along fewer dimensions" : "");
       } else {
-        add_site(sites, n->loc, (unsigned)strlen(n->sym->name), (char *)copy_name(F, n->sym, r));
+        add_site(sites, n->loc, (unsigned)strlen(n->sym->name), (char *)copy_name(F, n->sym, c));
       }
     }
     break;
   case N_BUILTIN:
     if (n->bi_dim >= 0 && n->begin >= b && n->end <= e) {
       if (builtin_is_seed(F->k, n)) {
-        if (r < 0) {
+        if (!(c.mask >> n->bi_dim & 1)) {
           F->failed = true;
           error_at(n->begin, "internal error: logical index in a statement emitted once");
         } else {
-          add_site(sites, n->begin, n->end - n->begin, seed_text(F, r));
+          add_site(sites, n->begin, n->end - n->begin, seed_text(F, n->bi_dim, c.r[n->bi_dim]));
         }
       } else if (builtin_is_rescaled(F->k, n)) {
-        add_site(sites, n->begin, n->end - n->begin, rescaled_text(F));
+        add_site(sites, n->begin, n->end - n->begin, rescaled_text(F, n->bi_dim));
       }
     }
     return;
   case N_CALL:
     if (clone_callee(F, n) && !n->in_macro && n->begin >= b && n->end <= e) {
-      if (r < 0) {
+      if (c.mask != F->all) {
         F->failed = true;
         error_at(n->begin, "internal error: a call of '%s', which is cloned per copy, in a statement emitted once",
                  clone_callee(F, n)->name);
       } else {
-        clone_call_sites(F, n, clone_callee(F, n), arena_printf("%d", r), sites);
+        clone_call_sites(F, n, clone_callee(F, n), &c, sites);
       }
     }
     break;
   case N_RETURN:
-    if (ret_label && r >= 0 && n->begin >= b)
+    if (ret_label && c.mask && n->begin >= b) {
+      if (c.mask != F->all) {
+        F->failed = true;
+        error_at(n->begin, "internal error: a return in code emitted per copy along fewer dimensions");
+      }
+      char *sfx = copy_suffix(F, F->all, c);
       add_site(sites, n->begin, 6,
-               arena_printf("do { __tf_live_%d = false; goto __tf_ret%d_%d; } while (0)", r, ret_label, r));
+               arena_printf("do { __tf_live%s = false; goto __tf_ret%d%s; } while (0)", sfx, ret_label, sfx));
+    }
     break;
   default:
     break;
   }
   for (int i = 0; i < n->nkid; i++)
-    collect(F, n->kid[i], b, e, r, ret_label, sites);
+    collect(F, n->kid[i], b, e, c, ret_label, sites);
 }
 
 static int cmp_site(const void *a, const void *b) {
@@ -412,9 +561,9 @@ static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites) {
 }
 
 /* Text of [b, e) for copy r, with `extra` sites (insertions) merged. */
-static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int ret_label, Vec *extra) {
+static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, Copy c, int ret_label, Vec *extra) {
   Vec sites = {0};
-  collect(F, root, b, e, r, ret_label, &sites);
+  collect(F, root, b, e, c, ret_label, &sites);
   if (extra)
     for (int i = 0; i < extra->len; i++)
       vec_push(&sites, extra->items[i]);
@@ -423,11 +572,11 @@ static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, int r, int r
   return res;
 }
 
-static char *render(Fuse *F, Node *n, int r) { return render_ex(F, n, n->begin, stmt_end(F->src, n), r, 0, NULL); }
+static char *render(Fuse *F, Node *n, Copy c) { return render_ex(F, n, n->begin, stmt_end(F->src, n), c, 0, NULL); }
 
 /* Statement `stmt` for copy r with the expression `part` replaced by
  * `text` (which must already be rendered for copy r). */
-static char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text, int r) {
+static char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text, Copy c) {
   Vec extra = {0};
   Site *site = arena_alloc(sizeof *site);
   site->off = part->begin;
@@ -435,7 +584,7 @@ static char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text,
   site->text = (char *)text;
   site->seq = -1; /* before a site of `part` itself at the same offset */
   vec_push(&extra, site);
-  char *res = render_ex(F, stmt, stmt->begin, stmt_end(F->src, stmt), r, 0, &extra);
+  char *res = render_ex(F, stmt, stmt->begin, stmt_end(F->src, stmt), c, 0, &extra);
   vec_free(&extra);
   return res;
 }
@@ -590,19 +739,104 @@ static bool facts_need_guard(Fuse *F, const Facts *f, const Ctx *ctx) {
 
 /* ---- guards ---- */
 
-static char *guard_of(Fuse *F, const Ctx *ctx, int r) {
-  const char *p = ctx->pred[r];
-  if (ctx->live_active)
-    return p ? arena_printf("%s && __tf_live_%d", p, r) : arena_printf("__tf_live_%d", r);
+/* The guard of one copy (c covers every coarsened dimension). */
+static char *guard_of(Fuse *F, const Ctx *ctx, Copy c) {
+  const char *p = ctx->pred[group_index(F, F->all, c)];
+  if (ctx->live_active) {
+    char *live = arena_printf("__tf_live%s", copy_suffix(F, F->all, c));
+    return p ? arena_printf("%s && %s", p, live) : live;
+  }
   return p ? arena_strdup(p) : NULL;
 }
 
+/* Whether the conjunction a (identifiers joined by ` && `) has every term of b. */
+static bool conj_has_all(const char *a, const char *b) {
+  for (const char *t = b; *t;) {
+    const char *end = strstr(t, " && ");
+    size_t n = end ? (size_t)(end - t) : strlen(t);
+    bool found = false;
+    for (const char *u = a; *u && !found;) {
+      const char *ue = strstr(u, " && ");
+      size_t m = ue ? (size_t)(ue - u) : strlen(u);
+      found = m == n && !strncmp(u, t, n);
+      u = ue ? ue + 4 : u + m;
+    }
+    if (!found)
+      return false;
+    t = end ? end + 4 : t + n;
+  }
+  return true;
+}
+
+/* Several dimensions: the guard of a group of copies (g.mask may leave
+ * dimensions out): it runs when any of them would, so the disjunction of
+ * theirs, without repeats and without a conjunction that has every term of
+ * another (`__tf_ok_x1 || __tf_ok_x1 && __tf_ok_y1` is `__tf_ok_x1`); NULL
+ * when one of them is always true. */
+static char *group_guard(Fuse *F, const Ctx *ctx, Copy g) {
+  if (g.mask == F->all)
+    return guard_of(F, ctx, g);
+  if (ctx->any_true && !g.mask)
+    return NULL;
+  unsigned rest = F->all & ~g.mask;
+  int n = ngroups(F, rest);
+  char **gs = arena_alloc(sizeof(char *) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    Copy c = group_at(F, rest, i);
+    c.mask = F->all;
+    for (int d = 0; d < 3; d++)
+      if (g.mask >> d & 1)
+        c.r[d] = g.r[d];
+    gs[i] = guard_of(F, ctx, c);
+    if (!gs[i])
+      return NULL;
+  }
+  Buf b = {0};
+  int kept = 0;
+  for (int i = 0; i < n; i++) {
+    bool drop = false;
+    for (int j = 0; j < n && !drop; j++)
+      drop = j != i && conj_has_all(gs[i], gs[j]) && (!conj_has_all(gs[j], gs[i]) || j < i);
+    if (drop)
+      continue;
+    buf_printf(&b, strstr(gs[i], "&&") ? "%s(%s)" : "%s%s", kept++ ? " || " : "", gs[i]);
+  }
+  char *s = arena_strdup(b.data);
+  buf_free(&b);
+  if (kept == 1 && s[0] == '(') { /* one conjunction: no parentheses */
+    s[strlen(s) - 1] = 0;
+    s++;
+  }
+  return s;
+}
+
+/* The dimensions along which the copies' guards differ. */
+static unsigned guard_dims(Fuse *F, const Ctx *ctx) {
+  unsigned m = 0;
+  for (int i = 0; i < F->K; i++) {
+    Copy c = group_at(F, F->all, i);
+    char *g = guard_of(F, ctx, c);
+    for (int d = 0; d < 3; d++) {
+      if (!(F->all >> d & 1) || (m >> d & 1) || c.r[d] == 0)
+        continue;
+      Copy z = c;
+      z.r[d] = 0;
+      char *h = guard_of(F, ctx, z);
+      if (!g != !h || (g && strcmp(g, h)))
+        m |= 1u << d;
+    }
+  }
+  return m;
+}
+
 static char *any_of(Fuse *F, const Ctx *ctx) {
+  if (F->multi)
+    return group_guard(F, ctx, uniform_copy);
   if (ctx->any_true)
     return NULL;
   Buf b = {0};
   for (int r = 0; r < F->K; r++) {
-    char *g = guard_of(F, ctx, r);
+    char *g = guard_of(F, ctx, group_at(F, F->all, r));
     if (!g) {
       buf_free(&b);
       return NULL;
@@ -690,17 +924,41 @@ static bool contains_kind(const Node *n, NodeKind k) {
   return false;
 }
 
+/* Several dimensions: whatever a statement emitted once per group of
+ * copies along mask writes and declares outside it must have a copy per
+ * group at least (uniform.c forces it); checked here, so that a gap is an
+ * internal error and not a variable written several times. */
+static void check_writes(Fuse *F, Node *s, unsigned mask) {
+  if (!F->multi || !mask)
+    return;
+  Effects e = {0};
+  effects_of(s, &e);
+  for (int i = 0; i < e.writes.len; i++) {
+    Sym *w = e.writes.items[i];
+    bool inside = w->decl_off != ~0u && s->begin <= w->decl_off && w->decl_off < s->end;
+    if ((w->kind == SYM_LOCAL || w->kind == SYM_PARAM) && !inside && (mask & ~sym_dims(F, w))) {
+      F->failed = true;
+      error_at(s->begin, "internal error: '%s' is written by code emitted per copy along more dimensions than it "
+                         "varies along", w->name);
+    }
+  }
+  effects_free(&e);
+}
+
 /* A varying loop or switch: K whole copies. */
 static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
   const char *indent = indent_of(F, s);
   int label = contains_kind(s, N_RETURN) ? ++F->label_seq : 0;
   if (s->has_vreturn)
     ctx->live_active = true;
-  for (int r = 0; r < F->K; r++) {
-    char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), r, label, NULL);
-    piece(F, indent, guarded(guard_of(F, ctx, r), text, indent));
+  unsigned m = replicated_copy_mask(F->k, s);
+  check_writes(F, s, m);
+  for (int i = 0; i < ngroups(F, m); i++) {
+    Copy c = group_at(F, m, i);
+    char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), c, label, NULL);
+    piece(F, indent, guarded(group_guard(F, ctx, c), text, indent));
     if (label)
-      piece(F, indent, arena_printf("__tf_ret%d_%d:;", label, r));
+      piece(F, indent, arena_printf("__tf_ret%d%s:;", label, copy_suffix(F, m, c)));
   }
   after_vreturn(s, ctx);
 }
@@ -825,12 +1083,12 @@ static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *e
 
 /* Wraps the initializer of `var` for copy r (r < 0: the once-emitted
  * uniform declarator) in a guard when an inactive copy could reach memory. */
-static void guard_declarator(Fuse *F, Node *var, int r, const Ctx *ctx, Vec *extra) {
+static void guard_declarator(Fuse *F, Node *var, Copy c, const Ctx *ctx, Vec *extra) {
   /* The variable itself is not among the writes (effects.c counts stores,
    * not definitions); what its initializer writes is (`int a = c++;`). */
   Facts f = facts_of(F, var_init(var));
-  if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
-    guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), ctx, extra);
+  if (c.mask ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
+    guard_init(F, var, c.mask ? group_guard(F, ctx, c) : any_of(F, ctx), ctx, extra);
 }
 
 static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end) {
@@ -852,9 +1110,10 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
  * bytes, and asks for K times it). Copy r's array is a pointer to its slice. */
 static char *dyn_shared_copies(Fuse *F, Sym *sh, const char *indent) {
   Buf b = {0};
-  for (int r = 0; r < F->K; r++)
+  unsigned m = sym_dims(F, sh);
+  for (int r = 0; r < ngroups(F, m); r++)
     buf_printf(&b, "%s%sdecltype(&%s[0]) const %s = (decltype(&%s[0]))((char *)%s + %d * (size_t)__tf_dsmem);",
-               r ? "\n" : "", r ? indent : "", sh->name, copy_name(F, sh, r), sh->name, sh->name, r);
+               r ? "\n" : "", r ? indent : "", sh->name, copy_name(F, sh, group_at(F, m, r)), sh->name, sh->name, r);
   char *text = arena_strdup(b.data);
   buf_free(&b);
   return text;
@@ -905,16 +1164,17 @@ static void plan_shared_probe(Fuse *F, Node *body) {
     if (s->is_extern)
       continue;
     replicated |= s->varying;
+    int copies = ngroups(F, sym_dims(F, s)); /* one replica per index along the dimensions it varies along */
     if (s->bytes >= 0) {
-      known += s->varying ? s->bytes * F->K : s->bytes;
+      known += s->bytes * copies;
       continue;
     }
     if (!s->type_text || !(body->begin <= s->decl_off && s->decl_off < body->end)) {
       anchor = NULL; /* cannot be spelled here: left to ptxas */
       break;
     }
-    if (s->varying)
-      buf_printf(&e, "%d * sizeof(%s) + ", F->K, s->type_text);
+    if (copies > 1)
+      buf_printf(&e, "%d * sizeof(%s) + ", copies, s->type_text);
     else
       buf_printf(&e, "sizeof(%s) + ", s->type_text);
     if (!anchor || s->decl_off > anchor->decl_off)
@@ -934,23 +1194,26 @@ static void plan_shared_probe(Fuse *F, Node *body) {
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
   const char *indent = indent_of(F, s);
   Vec vars = {0};
-  int nvary = 0;
+  bool same = true; /* every declarator varies along the same dimensions (one dimension: all or none vary) */
   for (int i = 0; i < s->nkid; i++)
     if (s->kid[i]->kind == N_VAR) {
       vec_push(&vars, s->kid[i]);
-      nvary += s->kid[i]->sym->varying;
+      same &= sym_dims(F, s->kid[i]->sym) == sym_dims(F, ((Node *)vars.items[0])->sym);
       s->kid[i]->sym->region = ctx->region;
+      Node *init = var_init(s->kid[i]);
+      if (init)
+        check_writes(F, init, sym_dims(F, s->kid[i]->sym));
     }
   unsigned end = stmt_end(F->src, s);
 
-  if (nvary == 0 || nvary == vars.len) {
-    int copies = nvary ? F->K : 1;
-    for (int c = 0; c < copies; c++) {
-      int r = nvary ? c : -1;
+  if (same) {
+    unsigned m = vars.len ? sym_dims(F, ((Node *)vars.items[0])->sym) : 0;
+    for (int i = 0; i < ngroups(F, m); i++) {
+      Copy c = group_at(F, m, i);
       Vec extra = {0};
-      for (int i = 0; i < vars.len; i++)
-        guard_declarator(F, vars.items[i], r, ctx, &extra);
-      piece(F, indent, render_ex(F, s, s->begin, end, r, 0, &extra));
+      for (int j = 0; j < vars.len; j++)
+        guard_declarator(F, vars.items[j], c, ctx, &extra);
+      piece(F, indent, render_ex(F, s, s->begin, end, c, 0, &extra));
       vec_free(&extra);
     }
     vec_free(&vars);
@@ -968,12 +1231,12 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
       from = c < F->src->len && F->src->text[c] == ',' ? c + 1 : c;
       from = source_skip_space(F->src, from);
     }
-    int copies = v->sym->varying ? F->K : 1;
-    for (int c = 0; c < copies; c++) {
-      int r = v->sym->varying ? c : -1;
+    unsigned m = sym_dims(F, v->sym);
+    for (int g = 0; g < ngroups(F, m); g++) {
+      Copy c = group_at(F, m, g);
       Vec extra = {0};
-      guard_declarator(F, v, r, ctx, &extra);
-      char *text = render_ex(F, v, from, v->end, r, 0, &extra);
+      guard_declarator(F, v, c, ctx, &extra);
+      char *text = render_ex(F, v, from, v->end, c, 0, &extra);
       piece(F, indent, arena_printf("%s %s;", prefix, text));
       vec_free(&extra);
     }
@@ -1030,12 +1293,15 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
   const char *indent = indent_of(F, s);
   Facts f = facts_of(F, s);
   bool need = facts_need_guard(F, &f, ctx);
-  for (int r = 0; r < F->K; r++) {
+  unsigned m = node_dims(F, s);
+  check_writes(F, s, m);
+  for (int i = 0; i < ngroups(F, m); i++) {
+    Copy r = group_at(F, m, i);
     char *c = render_ex(F, s->cond, s->cond->begin, s->cond->end, r, 0, NULL);
     char *x = render_ex(F, e1, e1->begin, e1->end, r, 0, NULL);
     char *y = render_ex(F, e2, e2->begin, e2->end, r, 0, NULL);
     char *text = render_replacing(F, a, e1, arena_printf("(%s) ? (%s) : (%s)", c, x, y), r);
-    piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, text, indent));
+    piece(F, indent, guarded(need ? group_guard(F, ctx, r) : NULL, text, indent));
   }
   return true;
 }
@@ -1049,7 +1315,7 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
  * block x K=8: 12.5 ms -> 11.3 ms on the H200).  The index must be the
  * same in every copy and side-effect free, so a dead copy stores where
  * copy 0, which is live, does. */
-static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx) {
+static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx, unsigned m) {
   Node *n = node_strip(s);
   /* Not after a varying return: a returned thread's logical block lives
    * on, and its other threads read the element this thread leaves as is. */
@@ -1058,14 +1324,15 @@ static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx) {
   Node *lhs = node_strip(n->kid[0]), *base = subscript_base(lhs);
   if (lhs->kind != N_SUBSCRIPT || lhs->promo || !base || base->kind != N_DECL_REF || !base->sym ||
       base->sym->kind != SYM_SHARED || !base->sym->varying || !base->sym->is_array || index_varying(lhs) ||
-      node_has_side_effects(lhs))
+      node_has_side_effects(lhs) || sym_dims(F, base->sym) != m)
     return false;
   Node *rhs = n->kid[1];
   if (!rhs->type_arith && !as_written(rhs)->type_arith)
     return false;
   const char *indent = indent_of(F, s);
-  for (int r = 0; r < F->K; r++) {
-    char *g = guard_of(F, ctx, r);
+  for (int i = 0; i < ngroups(F, m); i++) {
+    Copy r = group_at(F, m, i);
+    char *g = group_guard(F, ctx, r);
     if (!g) {
       piece(F, indent, render(F, s, r));
       continue;
@@ -1081,7 +1348,7 @@ static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
   if (s->loop_varying && s->els && emit_select(F, s, ctx))
     return;
   if (!s->loop_varying) {
-    piece(F, indent, render_ex(F, s, s->begin, s->then->begin, -1, 0, NULL));
+    piece(F, indent, render_ex(F, s, s->begin, s->then->begin, uniform_copy, 0, NULL));
     emit_body(F, s->then, ctx, indent);
     if (s->els) {
       unsigned te = stmt_end(F->src, s->then);
@@ -1091,32 +1358,47 @@ static void emit_if(Fuse *F, Node *s, Ctx *ctx) {
     after_vreturn(s, ctx);
     return;
   }
-  /* Predicated: one bool per copy, the branch once if any copy takes it. */
+  /* Predicated: one bool per copy, the branch once if any copy takes it.
+   * Several dimensions: one bool per group of copies along the dimensions
+   * the condition and the guards vary along (all, if the condition has an
+   * effect: each copy evaluates its own); pred[] holds each copy's group's. */
   int id = ++F->pred_seq;
+  unsigned pm = F->all;
+  if (F->multi && !node_has_side_effects(s->cond))
+    pm = node_dims(F, s->cond) | guard_dims(F, ctx);
+  int ng = ngroups(F, pm);
   char **then_pred = arena_alloc(sizeof(char *) * (size_t)F->K);
   char **else_pred = arena_alloc(sizeof(char *) * (size_t)F->K);
-  for (int r = 0; r < F->K; r++) {
-    char *g = guard_of(F, ctx, r);
-    char *cond = render_ex(F, s->cond, s->cond->begin, s->cond->end, r, 0, NULL);
-    then_pred[r] = arena_printf("__tf_p%d_%d", id, r);
-    piece(F, indent, arena_printf("const bool %s = %s%s(%s);", then_pred[r], g ? g : "", g ? " && " : "", cond));
+  char **then_g = arena_alloc(sizeof(char *) * (size_t)ng);
+  char **else_g = arena_alloc(sizeof(char *) * (size_t)ng);
+  for (int r = 0; r < ng; r++) {
+    Copy c = group_at(F, pm, r);
+    char *g = group_guard(F, ctx, c);
+    char *cond = render_ex(F, s->cond, s->cond->begin, s->cond->end, c, 0, NULL);
+    then_g[r] = arena_printf("__tf_p%d%s", id, copy_suffix(F, pm, c));
+    piece(F, indent, arena_printf("const bool %s = %s%s(%s);", then_g[r], g ? g : "", g ? " && " : "", cond));
   }
   if (s->els)
-    for (int r = 0; r < F->K; r++) {
-      char *g = guard_of(F, ctx, r);
-      else_pred[r] = arena_printf("__tf_q%d_%d", id, r);
-      piece(F, indent,
-            arena_printf("const bool %s = %s%s!%s;", else_pred[r], g ? g : "", g ? " && " : "", then_pred[r]));
+    for (int r = 0; r < ng; r++) {
+      Copy c = group_at(F, pm, r);
+      char *g = group_guard(F, ctx, c);
+      else_g[r] = arena_printf("__tf_q%d%s", id, copy_suffix(F, pm, c));
+      piece(F, indent, arena_printf("const bool %s = %s%s!%s;", else_g[r], g ? g : "", g ? " && " : "", then_g[r]));
     }
+  for (int r = 0; r < F->K; r++) {
+    int g = group_index(F, pm, group_at(F, F->all, r));
+    then_pred[r] = then_g[g];
+    else_pred[r] = s->els ? else_g[g] : NULL;
+  }
   for (int branch = 0; branch < (s->els ? 2 : 1); branch++) {
-    char **pred = branch ? else_pred : then_pred;
+    char **pred = branch ? else_g : then_g;
     Buf any = {0};
-    for (int r = 0; r < F->K; r++)
+    for (int r = 0; r < ng; r++)
       buf_printf(&any, "%s%s", r ? " || " : "", pred[r]);
     piece(F, indent, arena_printf("if (%s) ", any.data));
     buf_free(&any);
     Ctx inner = *ctx;
-    inner.pred = pred;
+    inner.pred = branch ? else_pred : then_pred;
     inner.any_true = true;
     inner.live_active = false; /* the predicates already include the flags */
     inner.region = ctx->region + 1;
@@ -1141,7 +1423,7 @@ static void emit_loop(Fuse *F, Node *s, Ctx *ctx, const char *prefix) {
   Ctx inner = *ctx;
   if (any)
     inner.any_true = !s->has_vreturn;
-  char *head = render_ex(F, s, s->begin, s->body->begin, -1, 0, NULL);
+  char *head = render_ex(F, s, s->begin, s->body->begin, uniform_copy, 0, NULL);
   if (prefix)
     head = arena_printf("%s%s", prefix, head);
   if (any && prefix) {
@@ -1162,7 +1444,7 @@ static void emit_loop(Fuse *F, Node *s, Ctx *ctx, const char *prefix) {
   emit_body(F, s->body, &inner, indent);
   if (s->kind == N_DO) {
     unsigned be = stmt_end(F->src, s->body);
-    buf_puts(&F->out, render_ex(F, s, be, stmt_end(F->src, s), -1, 0, NULL));
+    buf_puts(&F->out, render_ex(F, s, be, stmt_end(F->src, s), uniform_copy, 0, NULL));
   }
   if (any && prefix)
     piece(F, indent, "}");
@@ -1207,35 +1489,38 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
     if (s->body && (s->body->kind == N_FOR || s->body->kind == N_WHILE || s->body->kind == N_DO) &&
         !s->body->loop_varying) {
       /* `#pragma unroll` and friends stay on the loop emitted once. */
-      emit_loop(F, s->body, ctx, render_ex(F, s, s->begin, s->body->begin, -1, 0, NULL));
+      emit_loop(F, s->body, ctx, render_ex(F, s, s->begin, s->body->begin, uniform_copy, 0, NULL));
       return;
     }
     if (s->varying || s->has_vreturn) {
       emit_replicated(F, s, ctx);
       return;
     }
-    piece(F, indent, render(F, s, -1));
+    piece(F, indent, render(F, s, uniform_copy));
     return;
   case N_SWITCH:
     if (s->varying || s->has_vreturn)
       emit_replicated(F, s, ctx);
     else
-      piece(F, indent, render(F, s, -1));
+      piece(F, indent, render(F, s, uniform_copy));
     return;
   case N_RETURN:
     if (!s->has_vreturn) {
-      piece(F, indent, render(F, s, -1));
+      piece(F, indent, render(F, s, uniform_copy));
       return;
     }
-    for (int r = 0; r < F->K; r++)
-      piece(F, indent, guarded(guard_of(F, ctx, r), arena_printf("__tf_live_%d = false;", r), indent));
+    for (int r = 0; r < F->K; r++) {
+      Copy c = group_at(F, F->all, r);
+      piece(F, indent, guarded(guard_of(F, ctx, c), arena_printf("__tf_live%s = false;", copy_suffix(F, F->all, c)),
+                               indent));
+    }
     ctx->live_active = true;
     ctx->any_true = false;
     return;
   case N_BREAK:
   case N_CONTINUE:
   case N_NULL_STMT:
-    piece(F, indent, render(F, s, -1));
+    piece(F, indent, render(F, s, uniform_copy));
     return;
   default:
     break;
@@ -1245,18 +1530,68 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
   Facts f = facts_of(F, s);
   if (!stmt_is_per_copy(s)) {
     char *any = (f.any_load || f.effects) ? any_of(F, ctx) : NULL;
-    char *text = render(F, s, -1);
+    char *text = render(F, s, uniform_copy);
     piece(F, indent, any ? arena_printf("if (%s) %s", any, text) : text);
     return;
   }
   bool need = facts_need_guard(F, &f, ctx);
-  if (need && emit_replica_store(F, s, ctx))
+  unsigned m = stmt_copy_mask(F->k, s);
+  check_writes(F, s, m);
+  if (need && emit_replica_store(F, s, ctx, m))
     return;
-  for (int r = 0; r < F->K; r++)
-    piece(F, indent, guarded(need ? guard_of(F, ctx, r) : NULL, render(F, s, r), indent));
+  for (int i = 0; i < ngroups(F, m); i++) {
+    Copy c = group_at(F, m, i);
+    piece(F, indent, guarded(need ? group_guard(F, ctx, c) : NULL, render(F, s, c), indent));
+  }
 }
 
 /* ---- the kernel ---- */
+
+/* Whether the identifier w occurs in text as a whole word. */
+static bool uses_word(const char *text, const char *w) {
+  size_t n = strlen(w);
+  for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+    bool before = p > text && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') || ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
+    char a = p[n];
+    bool after = a == '_' || (a >= '0' && a <= '9') || ((a | 32) >= 'a' && (a | 32) <= 'z');
+    if (!before && !after)
+      return true;
+  }
+  return false;
+}
+
+/* Several dimensions: the prologue's comment and the liveness flags of
+ * each coarsened dimension (block mode): `__tf_ok_y2` says logical block
+ * row blockIdx.y * KY + 2 exists. */
+static void prologue_multi(Fuse *F, Buf *pro, const char *indent) {
+  const Kernel *k = F->k;
+  Buf ids = {0}, ranges = {0};
+  for (int d = 0; d < 3; d++) {
+    if (!(F->all >> d & 1))
+      continue;
+    const char *n = dim_name(d);
+    if (k->p.mode == MODE_BLOCK)
+      buf_printf(&ids, "%sblockIdx.%s * %d + r%s", ids.len ? ", " : "", n, F->kd[d], n);
+    else if (k->p.mapping == MAP_STRIDE)
+      buf_printf(&ids, "%sthreadIdx.%s + r%s * blockDim.%s", ids.len ? ", " : "", n, n, n);
+    else
+      buf_printf(&ids, "%sthreadIdx.%s * %d + r%s", ids.len ? ", " : "", n, F->kd[d], n);
+    buf_printf(&ranges, "%sr%s = 0..%d", ranges.len ? ", " : "", n, F->kd[d] - 1);
+  }
+  buf_printf(pro, "\n%s/* tfuse: this thread runs logical %s (%s), %s; copy (r%s) of a variable is v_%s */",
+             indent, k->p.mode == MODE_BLOCK ? "blocks" : "threads", ids.data, ranges.data,
+             F->all == 3 ? "x, ry" : F->all == 5 ? "x, rz" : F->all == 6 ? "y, rz" : "x, ry, rz",
+             F->all == 3 ? "x<rx>y<ry>" : F->all == 5 ? "x<rx>z<rz>" : F->all == 6 ? "y<ry>z<rz>" : "x<rx>y<ry>z<rz>");
+  buf_free(&ids);
+  buf_free(&ranges);
+  for (int d = 0; d < 3 && k->p.mode == MODE_BLOCK; d++)
+    for (int r = 1; (F->all >> d & 1) && r < F->kd[d]; r++) {
+      char *ok = arena_printf("__tf_ok_%s%d", dim_name(d), r);
+      if (uses_word(F->out.data, ok))
+        buf_printf(pro, "\n%sconst bool %s = blockIdx.%s * %d + %d < __tf_grid_%s;", indent, ok, dim_name(d), F->kd[d],
+                   r, dim_name(d));
+    }
+}
 
 /* Offset of the `)` closing a function's parameter list. */
 static unsigned params_close(const Source *src, Node *fn) {
@@ -1281,8 +1616,12 @@ static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
   unsigned open = fn->loc;
   while (F->src->text[open] != '(')
     open++;
-  const char *param = arena_printf("unsigned int __tf_grid_%s%s", dim_name(F->k->p.dim),
-                                   F->k->dyn_shared ? ", unsigned int __tf_dsmem" : "");
+  Buf grids = {0};
+  for (int d = 0; d < 3; d++)
+    if (F->all >> d & 1)
+      buf_printf(&grids, "%sunsigned int __tf_grid_%s", grids.len ? ", " : "", dim_name(d));
+  const char *param = arena_printf("%s%s", grids.data, F->k->dyn_shared ? ", unsigned int __tf_dsmem" : "");
+  buf_free(&grids);
   if (params_empty(F->src, fn, close))
     edit_replace(el, open + 1, close - open - 1, param);
   else
@@ -1352,12 +1691,28 @@ static void rescale_launch_bounds(Fuse *F, Node *fn, EditList *el) {
 }
 
 bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
-  Fuse F = {.u = u, .k = k, .src = u->src, .K = k->p.factor};
+  Fuse F = {.u = u, .k = k, .src = u->src, .K = k->p.factor, .multi = params_multi(&k->p)};
+  F.all = F.multi ? params_dims(&k->p) : 1u << k->p.dim;
+  for (int d = 0; d < 3; d++)
+    F.kd[d] = F.multi ? k->p.kd[d] : d == k->p.dim ? F.K : 1;
   Node *body = k->fn->sym->body;
   Ctx ctx = {0};
   ctx.pred = arena_alloc(sizeof(char *) * (size_t)F.K);
-  for (int r = 1; r < F.K && k->p.mode == MODE_BLOCK; r++)
-    ctx.pred[r] = arena_printf("__tf_ok_%d", r);
+  for (int r = 1; r < F.K && k->p.mode == MODE_BLOCK; r++) {
+    if (!F.multi) {
+      ctx.pred[r] = arena_printf("__tf_ok_%d", r);
+      continue;
+    }
+    /* Several dimensions: copy (rx, ry) is live when both its indices are
+     * (`__tf_ok_x1 && __tf_ok_y2`); an index 0 always is. */
+    Copy c = group_at(&F, F.all, r);
+    Buf b = {0};
+    for (int d = 0; d < 3; d++)
+      if (c.r[d])
+        buf_printf(&b, "%s__tf_ok_%s%d", b.len ? " && " : "", dim_name(d), c.r[d]);
+    ctx.pred[r] = arena_strdup(b.data);
+    buf_free(&b);
+  }
   ctx.any_true = true;
   plan_shared_probe(&F, body);
 
@@ -1376,7 +1731,9 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
     break;
   }
   const char *d = dim_name(k->p.dim);
-  if (k->p.mode == MODE_BLOCK)
+  if (F.multi)
+    prologue_multi(&F, &pro, indent);
+  else if (k->p.mode == MODE_BLOCK)
     buf_printf(&pro, "\n%s/* tfuse: this thread runs logical blocks blockIdx.%s * %d + r, r = 0..%d */", indent, d,
                F.K, F.K - 1);
   else if (k->p.mapping == MAP_STRIDE)
@@ -1385,12 +1742,14 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   else
     buf_printf(&pro, "\n%s/* tfuse: this thread runs logical threads threadIdx.%s * %d + r, r = 0..%d */", indent, d,
                F.K, F.K - 1);
-  for (int r = 1; r < F.K; r++)
+  for (int r = 1; r < F.K && !F.multi; r++)
     if (strstr(F.out.data, arena_printf("__tf_ok_%d", r)))
       buf_printf(&pro, "\n%sconst bool __tf_ok_%d = blockIdx.%s * %d + %d < __tf_grid_%s;", indent, r, d, F.K, r, d);
-  for (int r = 0; r < F.K; r++)
-    if (strstr(F.out.data, arena_printf("__tf_live_%d", r)))
-      buf_printf(&pro, "\n%sbool __tf_live_%d = true;", indent, r);
+  for (int r = 0; r < F.K; r++) {
+    char *live = arena_printf("__tf_live%s", copy_suffix(&F, F.all, group_at(&F, F.all, r)));
+    if (F.multi ? uses_word(F.out.data, live) : strstr(F.out.data, live) != NULL)
+      buf_printf(&pro, "\n%sbool %s = true;", indent, live);
+  }
   /* A probe whose declaration was emitted within a statement copied per
    * copy (a loop run by each copy) goes first; a type spelled with a name
    * declared in the body then fails the parse of the output (verify.c). */
@@ -1407,8 +1766,9 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
       k->dyn_shared = true;
       continue;
     }
-    for (int r = 0; r < F.K; r++)
-      buf_printf(&pro, "\n%s__shared__ decltype(%s) %s;", indent, sh->name, copy_name(&F, sh, r));
+    for (int r = 0; r < ngroups(&F, sym_dims(&F, sh)); r++)
+      buf_printf(&pro, "\n%s__shared__ decltype(%s) %s;", indent, sh->name,
+                 copy_name(&F, sh, group_at(&F, sym_dims(&F, sh), r)));
   }
   vec_free(&outer);
   /* Registers of promoted arrays declared outside the kernel. */
@@ -1422,8 +1782,9 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   for (int i = 0; i < fn->nkid; i++) {
     Node *p = fn->kid[i];
     if (p->kind == N_PARAM && p->sym && p->sym->varying)
-      for (int r = 0; r < F.K; r++)
-        buf_printf(&pro, "\n%sdecltype(%s) %s = %s;", indent, p->sym->name, copy_name(&F, p->sym, r), p->sym->name);
+      for (int r = 0; r < ngroups(&F, sym_dims(&F, p->sym)); r++)
+        buf_printf(&pro, "\n%sdecltype(%s) %s = %s;", indent, p->sym->name,
+                   copy_name(&F, p->sym, group_at(&F, sym_dims(&F, p->sym), r)), p->sym->name);
   }
 
   Buf all = {0};
@@ -1447,7 +1808,12 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
     }
     k->uses_grid_extent = true;
   }
-  if (k->annotated)
+  if (k->annotated && F.multi)
+    edit_replace(el, k->pragma_off, k->pragma_len,
+                 arena_printf("/* tfuse: coarsened by %s (%d copies), %s mode along %s%s%s */", params_factor_text(&k->p),
+                              F.K, mode_name(k->p.mode), params_dim_text(&k->p), k->p.mode == MODE_THREAD ? ", " : "",
+                              k->p.mode == MODE_THREAD ? mapping_name(k->p.mapping) : ""));
+  else if (k->annotated)
     edit_replace(el, k->pragma_off, k->pragma_len,
                  arena_printf("/* tfuse: coarsened by %d, %s mode along %s%s%s */", F.K, mode_name(k->p.mode), d,
                               k->p.mode == MODE_THREAD ? ", " : "",

@@ -92,6 +92,52 @@ static bool is_ident_char(char c) { return c == '_' || isalnum((unsigned char)c)
 
 const char *original_name(const Kernel *k) { return arena_printf("%s__tf_orig", k->sym->name); }
 
+/* The coarsened dimensions and their factors: one, or several (nested
+ * calls of the prelude's helpers, x first). */
+static int launch_dims(const Kernel *k, int *dims, int *factors) {
+  if (!params_multi(&k->p)) {
+    dims[0] = k->p.dim;
+    factors[0] = k->p.factor;
+    return 1;
+  }
+  int n = 0;
+  for (int d = 0; d < 3; d++)
+    if (k->p.kd[d] > 1) {
+      dims[n] = d;
+      factors[n++] = k->p.kd[d];
+    }
+  return n;
+}
+
+/* Block mode: the grid of the merged blocks, from the dim3 `grid`. */
+static char *coarsened_grid(const Kernel *k, const char *grid) {
+  int dims[3], f[3], n = launch_dims(k, dims, f);
+  char *t = (char *)grid;
+  for (int i = 0; i < n; i++)
+    t = arena_printf("::tfuse_rt::coarsen_grid(%s, %d, %du)", t, dims[i], f[i]);
+  return t;
+}
+
+/* Block mode: the original extents the kernel takes first, `grid_extent(g, 0), grid_extent(g, 1)`. */
+static char *grid_extents(const Kernel *k, const char *grid) {
+  int dims[3], f[3], n = launch_dims(k, dims, f);
+  Buf b = {0};
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "%s::tfuse_rt::grid_extent(%s, %d)", i ? ", " : "", grid, dims[i]);
+  char *t = arena_strdup(b.data);
+  buf_free(&b);
+  return t;
+}
+
+/* Thread mode: the block of the merged threads, checked per dimension. */
+static char *coarsened_block(const Kernel *k, const char *block, const char *site) {
+  int dims[3], f[3], n = launch_dims(k, dims, f);
+  char *t = (char *)block;
+  for (int i = 0; i < n; i++)
+    t = arena_printf("::tfuse_rt::coarsen_block(%s, %d, %du, \"%s\", \"%s\")", t, dims[i], f[i], k->sym->name, site);
+  return t;
+}
+
 /* The text of [b, e) with the name at `name_off` renamed to the original's. */
 static char *renamed_text(const Source *src, const Kernel *k, unsigned b, unsigned e, unsigned name_off) {
   size_t n = strlen(k->sym->name);
@@ -153,7 +199,6 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
                             const char *site) {
   const Source *src = u->src;
   const char *t = src->text;
-  int d = k->p.dim;
   unsigned end = launch_statement_end(u, call, k);
   if (!end)
     return false;
@@ -189,12 +234,9 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   }
   char *smem = np > 2 ? span_text(src, parts[2]) : NULL;
   char *stream = np > 3 ? span_text(src, parts[3]) : NULL;
-  char *new_grid = k->p.mode == MODE_BLOCK ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, k->p.factor)
-                                           : "__tf_grid";
-  char *new_block = k->p.mode == MODE_THREAD ? arena_printf("::tfuse_rt::coarsen_block(__tf_block, %d, %du, \"%s\", "
-                                                            "\"%s\")", d, k->p.factor, k->sym->name, site)
-                                             : "__tf_block";
-  char *extent = k->p.mode == MODE_BLOCK ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)", d) : NULL;
+  char *new_grid = k->p.mode == MODE_BLOCK ? coarsened_grid(k, "__tf_grid") : "__tf_grid";
+  char *new_block = k->p.mode == MODE_THREAD ? coarsened_block(k, "__tf_block", site) : "__tf_block";
+  char *extent = k->p.mode == MODE_BLOCK ? grid_extents(k, "__tf_grid") : NULL;
   const char *sep = extent && nargs ? ", " : "";
   char *cfg_checked = arena_printf("%s%s%s", np > 2 ? ", __tf_smem" : "", np > 3 ? ", __tf_stream" : "", "");
   char *cfg_plain = arena_printf("%s%s%s%s", np > 2 ? ", " : "", np > 2 ? smem : "", np > 3 ? ", " : "",
@@ -307,7 +349,6 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
                              const char *before_launch, const char *callee_as, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
-  int d = k->p.dim;
   unsigned lp = ce + 3;
   while (lp < call->end && t[lp] != '(')
     lp++;
@@ -329,17 +370,16 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
     buf_add(b, t + call->begin, cb - call->begin);
   if (!k->dyn_shared) {
     /* Block, size and stream as written, line breaks kept. */
-    buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
+    buf_printf(b, "%s,", coarsened_grid(k, "__tf_grid"));
     buf_add(b, t + parts[1].b, lp + 1 - parts[1].b);
   } else {
-    buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du), %s, %du * (size_t)__tf_dsmem", d, k->p.factor,
-               span_text(src, parts[1]), k->p.factor);
+    buf_printf(b, "%s, %s, %du * (size_t)__tf_dsmem", coarsened_grid(k, "__tf_grid"), span_text(src, parts[1]),
+               k->p.factor);
     if (np >= 4)
       buf_printf(b, ", %s", span_text(src, parts[3]));
     buf_puts(b, ">>>(");
   }
-  buf_printf(b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d, k->dyn_shared ? ", __tf_dsmem" : "",
-             no_args ? "" : ", ");
+  buf_printf(b, "%s%s%s", grid_extents(k, "__tf_grid"), k->dyn_shared ? ", __tf_dsmem" : "", no_args ? "" : ", ");
   buf_add(b, t + lp + 1, call->end - lp - 1);
 }
 
@@ -401,7 +441,6 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
   int np = launch_parts(u, call, k, &cb, &ce, parts);
   if (!np)
     return false;
-  int d = k->p.dim;
   int line, col;
   source_linecol(src, call->begin, &line, &col);
 
@@ -421,9 +460,7 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
     char *block = span_text(src, parts[1]);
-    edit_replace(el, parts[1].b, parts[1].e - parts[1].b,
-                 arena_printf(" ::tfuse_rt::coarsen_block(%s, %d, %du, \"%s\", \"%s\")", block, d, k->p.factor,
-                              k->sym->name, site));
+    edit_replace(el, parts[1].b, parts[1].e - parts[1].b, arena_printf(" %s", coarsened_block(k, block, site)));
     return true;
   }
 
@@ -685,7 +722,7 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
       ok = false;
     } else if (k->p.mode == MODE_THREAD) {
       warning_at(k->fn->loc, "no launch of '%s' in this file: each launch elsewhere must divide the block's "
-                             "%s extent by %d", name, dim_name(k->p.dim), k->p.factor);
+                             "%s extent by %s", name, params_dim_text(&k->p), params_factor_text(&k->p));
     } else if (!external) {
       warning_at(k->fn->loc, "no launch of '%s' in this file: a launch elsewhere must pass the original grid "
                              "extent first (its signature now begins with 'unsigned int __tf_grid_%s')",

@@ -601,7 +601,9 @@ static void check_static_shared(Legal *L) {
       vec_free(&vars);
       return;
     }
-    total += s->varying ? s->bytes * k->p.factor : s->bytes;
+    /* Several dimensions: one replica per index along the dimensions it varies along. */
+    total += !s->varying ? s->bytes : params_multi(&k->p) ? s->bytes * params_copies(&k->p, s->vmask)
+                                                          : s->bytes * k->p.factor;
     if (s->varying) {
       replicated += s->bytes;
       if (!largest || s->bytes > largest->bytes)
@@ -612,9 +614,9 @@ static void check_static_shared(Legal *L) {
   const long long limit = 48 * 1024;
   if (largest && total > limit)
     refuse(L, largest->decl_off != ~0u ? largest->decl_off : k->fn->loc,
-           "coarsened by %d, '%s' would declare %lld bytes of static __shared__ memory (%lld bytes replicated per "
+           "coarsened by %s, '%s' would declare %lld bytes of static __shared__ memory (%lld bytes replicated per "
            "logical block, '%s' the largest), over the %lld bytes a block may declare statically; use a smaller -factor",
-           k->p.factor, k->sym->name, total, replicated, largest->name, limit);
+           params_factor_text(&k->p), k->sym->name, total, replicated, largest->name, limit);
 }
 
 bool legality_check(Unit *u, Kernel *k) {

@@ -377,7 +377,7 @@ static bool decide(PA *pa, Sym *s, Promo *pr, bool report) {
       covered |= pr->dims[j] == d;
     if (covered)
       continue;
-    if (k->p.mode == MODE_THREAD && d == k->p.dim)
+    if (k->p.mode == MODE_THREAD && (params_multi(&k->p) ? k->p.kd[d] > 1 : d == k->p.dim))
       NOT_PROMOTED(first_store->begin, "shared array '%s' is not promoted to registers: its owner's index %s does "
                    "not use threadIdx.%s, along which the merged threads differ, so they would share the element",
                    s->name, access_text(u, first_store), dim_name(d));

@@ -46,6 +46,7 @@ typedef struct {
   int nloops;
   Vec shared; /* Sym*: every __shared__ variable the kernel and its helpers name */
   bool threads; /* the threads pass: seeds are threadIdx.x/y/z, shared memory is one */
+  int only_dim; /* several dimensions: the one whose copies this pass compares (-1: one dimension) */
 } UA;
 
 /* Block mode, or the threads pass (which asks what differs between the
@@ -55,7 +56,14 @@ static bool ua_block(const UA *ua) { return ua->k->p.mode == MODE_BLOCK && !ua->
 static bool ua_seed(const UA *ua, const Node *n) {
   if (ua->threads)
     return n->kind == N_BUILTIN && n->bi == BI_THREADIDX;
+  if (ua->only_dim >= 0 && n->kind == N_BUILTIN && n->bi_dim >= 0 && n->bi_dim != ua->only_dim)
+    return false;
   return builtin_is_seed(ua->k, n);
+}
+
+/* Whether dimension d is coarsened. */
+static bool dim_coarsened(const Kernel *k, int d) {
+  return params_multi(&k->p) ? k->p.kd[d] > 1 : d == k->p.dim;
 }
 
 static int eff_depth(UA *ua) { return ua->depth + ua->ret_bump; }
@@ -73,14 +81,14 @@ bool builtin_is_seed(const Kernel *k, const Node *n) {
   if (n->kind != N_BUILTIN)
     return false;
   Builtin seed = k->p.mode == MODE_BLOCK ? BI_BLOCKIDX : BI_THREADIDX;
-  return n->bi == seed && (n->bi_dim == k->p.dim || n->bi_dim < 0);
+  return n->bi == seed && (n->bi_dim < 0 || dim_coarsened(k, n->bi_dim));
 }
 
 bool builtin_is_rescaled(const Kernel *k, const Node *n) {
   if (n->kind != N_BUILTIN)
     return false;
   Builtin r = k->p.mode == MODE_BLOCK ? BI_GRIDDIM : BI_BLOCKDIM;
-  return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
+  return n->bi == r && (n->bi_dim < 0 || dim_coarsened(k, n->bi_dim));
 }
 
 /* `cg::this_thread_block()`: the handle of the physical block, the same in
@@ -681,10 +689,15 @@ static bool has_barrier(const Node *n) {
   return false;
 }
 
-static void analyze(Unit *u, Kernel *k, bool threads) {
-  UA ua = {.u = u, .k = k, .threads = threads};
+static Vec forced; /* Sym*: several dimensions, the variables with a force_mask */
+
+static void analyze(Unit *u, Kernel *k, bool threads, int only_dim) {
+  UA ua = {.u = u, .k = k, .threads = threads, .only_dim = only_dim};
   reset_syms(k->fn);
   reset_nodes(k->fn);
+  for (int i = 0; only_dim >= 0 && i < forced.len; i++)
+    if (((Sym *)forced.items[i])->force_mask >> only_dim & 1)
+      ((Sym *)forced.items[i])->varying = true;
   mark_cg_blocks(k->fn);
   effects_prepare(u, k);
   kernel_shared_vars(k->fn, &ua.shared);
@@ -702,6 +715,177 @@ static void analyze(Unit *u, Kernel *k, bool threads) {
   vec_free(&ua.shared);
 }
 
+/* ---- several dimensions ----
+ *
+ * With factors along several dimensions, copy (rx, ry, rz) is one logical
+ * block (thread).  A value uniform along x (the same for all rx at fixed
+ * ry, rz) and along y is the same for all copies, so the analysis runs once
+ * per coarsened dimension d, seeded by that dimension's index alone (the
+ * others' are then uniform: they are the same in the copies compared), and
+ * records in vmask the dimensions along which each value varies.  fuse.c
+ * emits a statement once per distinct index along its vmask: a value that
+ * varies only along x has KX copies, not KX*KY.  varying, loop_varying and
+ * has_vreturn become the union, so every other pass sees "differs between
+ * some copies", as in one dimension.
+ *
+ * A statement emitted along more dimensions than a variable it writes
+ * varies along would write that variable's copy several times (`n++` in a
+ * loop replicated along x and y, with n varying only along x): such a
+ * variable is made varying along them too (force_mask), and the passes run
+ * again until nothing changes. */
+
+static unsigned all_dims(const Kernel *k) { return params_multi(&k->p) ? params_dims(&k->p) : 1u << k->p.dim; }
+
+static unsigned node_dims(const Kernel *k, const Node *n) {
+  return params_multi(&k->p) ? n->vmask : n->varying ? 1u << k->p.dim : 0;
+}
+
+static bool contains_return(const Node *n) {
+  if (n->kind == N_RETURN)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (contains_return(n->kid[i]))
+      return true;
+  return false;
+}
+
+unsigned stmt_copy_mask(const Kernel *k, Node *s) {
+  if (node_effects_beyond_locals(s) && !stmt_is_idempotent_store(s))
+    return all_dims(k);
+  return node_dims(k, s);
+}
+
+unsigned replicated_copy_mask(const Kernel *k, Node *s) {
+  if (node_effects_beyond_locals(s) || contains_return(s))
+    return all_dims(k);
+  return node_dims(k, s);
+}
+
+/* What fuse.c replicates whole (emit_stmt, emit_loop). */
+static bool is_replicated(const Node *s) {
+  switch (s->kind) {
+  case N_FOR:
+  case N_WHILE:
+  case N_DO:
+    return s->loop_varying;
+  case N_SWITCH:
+    return s->varying || s->has_vreturn;
+  case N_ATTRIBUTED:
+    if (s->body && (s->body->kind == N_FOR || s->body->kind == N_WHILE || s->body->kind == N_DO) &&
+        !s->body->loop_varying)
+      return false;
+    return s->varying || s->has_vreturn;
+  default:
+    return false;
+  }
+}
+
+/* Clears the masks (and, at the start, what was forced for another kernel). */
+static void clear_masks(Node *n, bool start) {
+  n->vmask = n->lvmask = n->rvmask = 0;
+  if (n->sym) {
+    n->sym->vmask = 0;
+    if (start)
+      n->sym->force_mask = 0;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    clear_masks(n->kid[i], start);
+}
+
+static void record_masks(Node *n, int d) {
+  unsigned bit = 1u << d;
+  if (n->varying)
+    n->vmask |= bit;
+  if (n->loop_varying)
+    n->lvmask |= bit;
+  if (n->has_vreturn)
+    n->rvmask |= bit;
+  if (n->sym && n->sym->varying)
+    n->sym->vmask |= bit;
+  for (int i = 0; i < n->nkid; i++)
+    record_masks(n->kid[i], d);
+}
+
+static void set_union(Node *n) {
+  n->varying = n->vmask != 0;
+  n->loop_varying = n->lvmask != 0;
+  n->has_vreturn = n->rvmask != 0;
+  if (n->sym)
+    n->sym->varying = n->sym->vmask != 0;
+  for (int i = 0; i < n->nkid; i++)
+    set_union(n->kid[i]);
+}
+
+static bool force(Sym *s, unsigned need) {
+  if (!(need & ~s->vmask & ~s->force_mask))
+    return false;
+  if (!s->force_mask)
+    vec_push(&forced, s);
+  s->force_mask |= need;
+  return true;
+}
+
+/* Forces what the code `part` of statement s writes, when s is emitted per
+ * copy along `em`: locals declared outside it, and (block mode) shared variables. */
+static bool force_writes(Kernel *k, Node *part, unsigned em, Vec *shared) {
+  bool changed = false;
+  Effects e = {0};
+  effects_of(part, &e);
+  for (int i = 0; i < e.writes.len; i++) {
+    Sym *s = e.writes.items[i];
+    bool inside = s->decl_off != ~0u && part->begin <= s->decl_off && s->decl_off < part->end;
+    if (((s->kind == SYM_LOCAL || s->kind == SYM_PARAM) && !inside) ||
+        (s->kind == SYM_SHARED && k->p.mode == MODE_BLOCK))
+      changed |= force(s, em);
+  }
+  for (int i = 0; e.unknown && k->p.mode == MODE_BLOCK && i < shared->len; i++)
+    changed |= force(shared->items[i], em);
+  effects_free(&e);
+  return changed;
+}
+
+static bool find_forced(Kernel *k, Node *n, Vec *shared) {
+  bool changed = false;
+  if (is_replicated(n))
+    changed |= force_writes(k, n, replicated_copy_mask(k, n), shared);
+  else if (n->kind == N_IF && n->loop_varying && n->cond && node_has_side_effects(n->cond))
+    changed |= force_writes(k, n->cond, all_dims(k), shared); /* fuse.c evaluates it per copy */
+  for (int i = 0; i < n->nkid; i++)
+    changed |= find_forced(k, n->kid[i], shared);
+  return changed;
+}
+
+static void analyze_dims(Unit *u, Kernel *k) {
+  vec_free(&forced); /* its items were in the arena of an earlier run, maybe */
+  clear_masks(k->fn, true);
+  Vec shared = {0};
+  kernel_shared_vars(k->fn, &shared);
+  for (int i = 0; i < shared.len; i++)
+    ((Sym *)shared.items[i])->vmask = ((Sym *)shared.items[i])->force_mask = 0;
+  for (int round = 0; round < 16; round++) {
+    for (int d = 0; d < 3; d++) {
+      if (k->p.kd[d] <= 1)
+        continue;
+      analyze(u, k, false, d);
+      record_masks(k->fn, d);
+      for (int i = 0; i < shared.len; i++)
+        if (((Sym *)shared.items[i])->varying)
+          ((Sym *)shared.items[i])->vmask |= 1u << d;
+    }
+    bool ret = k->fn->sym->body->rvmask != 0;
+    set_union(k->fn);
+    for (int i = 0; i < shared.len; i++)
+      ((Sym *)shared.items[i])->varying = ((Sym *)shared.items[i])->vmask != 0;
+    k->has_vreturn = ret;
+    if (!find_forced(k, k->fn->sym->body, &shared))
+      break;
+    clear_masks(k->fn, false);
+    for (int i = 0; i < shared.len; i++)
+      ((Sym *)shared.items[i])->vmask = 0;
+  }
+  vec_free(&shared);
+}
+
 void uniform_analyze(Unit *u, Kernel *k) {
   /* Block mode: first the threads pass, for each barrier whether the
    * threads of one logical block may disagree on reaching it (legality
@@ -709,6 +893,9 @@ void uniform_analyze(Unit *u, Kernel *k) {
    * when they cannot). Then the pass that counts, over the copies. */
   mark_cg_blocks(k->fn); /* has_barrier sees cg::sync on the block handle too */
   if (k->p.mode == MODE_BLOCK && has_barrier(k->fn))
-    analyze(u, k, true);
-  analyze(u, k, false);
+    analyze(u, k, true, -1);
+  if (params_multi(&k->p))
+    analyze_dims(u, k);
+  else
+    analyze(u, k, false, -1);
 }

@@ -138,6 +138,69 @@ for line in "${lines[@]}"; do
   done
 done
 
+# ---- factors along two dimensions (tfuse -factor KX,KY -dim x,y), and the
+# cuBLAS reference: rows of the same table, K written KXxKY (variant
+# block.xy); the sizes are those of the sample's first line in samples.txt.
+# The cuBLAS row (matmul.cublas) is the matmul sample with its launch
+# replaced by cublasSgemm (linked with -lcublas: src/ID.ldflags); its data
+# makes every sum exact, so its output is bit-identical to the kernel's too.
+multi_rows=(
+  "matmul block x,y 2,2 2,4 4,2 4,4"
+  "matmul thread x,y 2,2 2,4 4,2 4,4"
+  "dcs block x,y 2,2 2,4 4,2 4,4"
+)
+for spec in "${multi_rows[@]}"; do
+  read -r name mode dims mfactors <<<"$spec"
+  line=$(printf '%s\n' "${lines[@]}" | awk -v n="$name" '$1 == n { print; exit }')
+  [ -n "$line" ] || { echo "gpu-check: samples.txt has no line for $name; its 2-D rows are left out" >&2; continue; }
+  IFS='|' read -r head oddargs _ <<<"$line"
+  read -r _ _ _ defargs <<<"$head"
+  oddargs=$(echo "$oddargs" | xargs)
+  src="$samples/$name/$name.cu"
+  kernel=$(kernel_name "$src")
+  variant="$mode.${dims//,/}"
+  [ -f "$work/src/$name.orig.cu" ] || cp "$src" "$work/src/$name.orig.cu"
+  for f in $mfactors; do
+    k=${f//,/x}
+    id="$name.$variant.k$k"
+    if "$tfuse" -factor "$f" -mode "$mode" -dim "$dims" "$src" -o "$work/src/$id.cu" 2>"$work/src/$id.tfuse.log"; then
+      status=OK
+      [ -s "$work/src/$id.tfuse.log" ] || rm -f "$work/src/$id.tfuse.log"
+    else
+      echo "gpu-check: tfuse refused $id:" >&2
+      sed 's/^/    /' "$work/src/$id.tfuse.log" >&2
+      status=REFUSED
+      nrefused=$((nrefused + 1))
+    fi
+    echo "$id|$name|$kernel|$variant|$k|$status|$oddargs|$defargs" >>"$jobs"
+  done
+done
+mline=$(printf '%s\n' "${lines[@]}" | awk '$1 == "matmul" { print; exit }')
+if [ -n "$mline" ] && [ -f "$samples/matmul/matmul.cu" ]; then
+  IFS='|' read -r head oddargs _ <<<"$mline"
+  read -r _ _ _ defargs <<<"$head"
+  oddargs=$(echo "$oddargs" | xargs)
+  id=matmul.cublas
+  # C = A B row-major is C^T = B^T A^T column-major: cublasSgemm(n, m, k, B, A).
+  if awk '
+      /^#include <cuda_runtime.h>/ { print; print "#include <cublas_v2.h>"; next }
+      /matmul<<<dimGrid, dimBlock>>>\(p->A, p->B, p->C, p->m, p->n, p->k\);/ {
+        print "    static cublasHandle_t h; if (!h && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, \"cublasCreate failed\\n\"); exit(1); }"
+        print "    const float one = 1.0f, zero = 0.0f; (void)dimGrid; (void)dimBlock;"
+        print "    if (cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &one, p->B, p->n, p->A, p->k, &zero, p->C, p->n) != CUBLAS_STATUS_SUCCESS) { fprintf(stderr, \"cublasSgemm failed\\n\"); exit(1); }"
+        done = 1; next }
+      { print }
+      END { if (!done) exit 3 }' "$samples/matmul/matmul.cu" >"$work/src/$id.cu"; then
+    echo "-lcublas" >"$work/src/$id.ldflags"
+    status=OK
+  else
+    echo "gpu-check: cannot find matmul's launch in samples/matmul/matmul.cu; the cuBLAS row is left out" >&2
+    status=REFUSED
+    echo "cannot find matmul's launch line to replace with cublasSgemm" >"$work/src/$id.tfuse.log"
+  fi
+  echo "$id|matmul|matmul|cublas.sgemm|-|$status|$oddargs|$defargs" >>"$jobs"
+fi
+
 # ---- the -check section (tfuse -check: the original beside the coarsened
 # kernel, every launch compared at run time) ----------------------------------
 checknote=""
@@ -295,7 +358,9 @@ fi
 #   byte for byte, runs the variant at the default size with --check --time N
 #   (one warm-up launch, the median of N launches timed with CUDA events),
 #   the original likewise once per sample in the same run, and writes one
-#   row to out/rows/. Finally assembles results.csv and table.txt from all
+#   row to out/rows/.  Rows with K written KXxKY coarsen along x and y at
+#   once; matmul.cublas (K -) is cuBLAS SGEMM on the same data and sizes.
+#   For TFLOP/s of a matmul row: 2*M*N*K / (ms * 1e9). Finally assembles results.csv and table.txt from all
 #   rows present (a second call with another REGEX adds to them), runs the
 #   -check section if check/ exists, and prints the tables last.
 #   The auto section (auto/ exists): each tfuse -factor auto file, linked
@@ -327,15 +392,18 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 # ---- compile (parallel) --------------------------------------------------------
 selected() { awk -F'|' -v re="$SEL" '$6 == "OK" && $1 ~ re { print $1 "\n" $2 ".orig" }' jobs.txt | sort -u; }
 compile_one() {   # compile_one ID: src/ID.cu -> bin/ID.exact, bin/ID.fast, ptx/ID.ptx
-  local id=$1 s=src/$1.cu
+  local id=$1 s=src/$1.cu ld
+  ld=$(cat "src/$1.ldflags" 2>/dev/null)   # libraries to link (the cuBLAS row: -lcublas)
   if [ ! -e "bin/$id.exact.ok" ] || [ "$s" -nt "bin/$id.exact.ok" ]; then
     rm -f "bin/$id.exact" "bin/$id.exact.ok"
-    "$NVCC" -O3 -arch="$ARCH" -fmad=false -o "bin/$id.exact" "$s" >"bin/$id.exact.log" 2>&1 &&
+    # shellcheck disable=SC2086
+    "$NVCC" -O3 -arch="$ARCH" -fmad=false -o "bin/$id.exact" "$s" $ld >"bin/$id.exact.log" 2>&1 &&
       touch "bin/$id.exact.ok"
   fi
   if [ ! -e "bin/$id.fast.ok" ] || [ "$s" -nt "bin/$id.fast.ok" ]; then
     rm -f "bin/$id.fast" "bin/$id.fast.ok"
-    "$NVCC" -O3 -arch="$ARCH" -Xptxas -v -o "bin/$id.fast" "$s" >"bin/$id.fast.log" 2>&1 &&
+    # shellcheck disable=SC2086
+    "$NVCC" -O3 -arch="$ARCH" -Xptxas -v -o "bin/$id.fast" "$s" $ld >"bin/$id.fast.log" 2>&1 &&
       touch "bin/$id.fast.ok"
   fi
   if [ ! -e "ptx/$id.ptx" ] || [ "$s" -nt "ptx/$id.ptx" ]; then

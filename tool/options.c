@@ -22,6 +22,8 @@ static const char usage_text[] =
     "  -tune-space SPEC       -factor auto: modes, dimensions and factors tried, e.g.\n"
     "                         \"block.x:2,4,8 block.y:2,4 thread.x:2,4\" (overrides -candidates)\n"
     "  -dim x|y|z             dimension to coarsen along (default x)\n"
+    "  -factor KX,KY -dim x,y coarsen along several dimensions at once: KX*KY copies (also\n"
+    "                         three: -factor 2,2,2 -dim x,y,z)\n"
     "  -mode block|thread     merge K neighbouring blocks (default) or K threads of a block\n"
     "  -mapping stride|consecutive\n"
     "                         thread mode: copy r is threadIdx+r*blockDim (stride, default)\n"
@@ -53,7 +55,8 @@ static const char usage_text[] =
     "include folders and macros nvcc would use (asked of nvcc) and ignores the\n"
     "rest (-arch, -O3, -o...).\n"
     "\n"
-    "Pragma clauses: #pragma tfuse coarsen factor(K) dim(d) mode(m) mapping(p);\n"
+    "Pragma clauses: #pragma tfuse coarsen factor(K) dim(d) mode(m) mapping(p), and\n"
+    "factor(KX,KY) dim(x,y) for several dimensions;\n"
     "command-line options override them for every kernel.\n"
     "Exit status: 0 success, 1 errors in the input, 2 usage errors.\n";
 
@@ -78,10 +81,44 @@ static bool parse_factor(const char *s, int *out) {
   return true;
 }
 
+/* Splits a comma list of at most 3 items into out (arena strings, blanks
+ * around items dropped); 0 on an empty item or more than 3. */
+static int split_list(const char *v, char **out) {
+  int n = 0;
+  for (const char *p = v;;) {
+    const char *c = strchr(p, ',');
+    size_t len = c ? (size_t)(c - p) : strlen(p);
+    while (len && (*p == ' ' || *p == '\t'))
+      p++, len--;
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+      len--;
+    if (len == 0 || n == 3)
+      return 0;
+    out[n++] = arena_strndup(p, len);
+    if (!c)
+      return n;
+    p = c + 1;
+  }
+}
+
+/* `x`, or several distinct dimensions `x,y`. */
 bool params_set_dim(Params *p, const char *v) {
-  if (strcmp(v, "x") && strcmp(v, "y") && strcmp(v, "z"))
+  char *item[3];
+  int n = split_list(v, item);
+  int dims[3];
+  for (int i = 0; i < n; i++) {
+    if (strcmp(item[i], "x") && strcmp(item[i], "y") && strcmp(item[i], "z"))
+      return false;
+    dims[i] = item[i][0] - 'x';
+    for (int j = 0; j < i; j++)
+      if (dims[j] == dims[i])
+        return false;
+  }
+  if (n == 0)
     return false;
-  p->dim = v[0] - 'x';
+  p->ndims = n;
+  memcpy(p->dims, dims, sizeof dims);
+  p->dim = dims[0];
   p->set |= OPT_SET_DIM;
   return true;
 }
@@ -108,13 +145,106 @@ bool params_set_mapping(Params *p, const char *v) {
   return true;
 }
 
+/* `K`, `auto`, or one factor per dimension `4,2` (their product at most 1024). */
 bool params_set_factor(Params *p, const char *v) {
-  if (!strcmp(v, "auto"))
+  char *item[3];
+  int n = split_list(v, item), f[3] = {1, 1, 1};
+  if (!strcmp(v, "auto")) {
     p->factor = FACTOR_AUTO;
-  else if (!parse_factor(v, &p->factor))
-    return false;
+    n = 1;
+    f[0] = FACTOR_AUTO;
+  } else {
+    long product = 1;
+    for (int i = 0; i < n; i++) {
+      if (!parse_factor(item[i], &f[i]))
+        return false;
+      product *= f[i];
+    }
+    if (n == 0 || product > 1024)
+      return false;
+    p->factor = (int)product;
+  }
+  p->nfactors = n;
+  memcpy(p->factors, f, sizeof f);
   p->set |= OPT_SET_FACTOR;
   return true;
+}
+
+unsigned params_dims(const Params *p) {
+  unsigned m = 0;
+  for (int d = 0; d < 3; d++)
+    if (p->kd[d] > 1)
+      m |= 1u << d;
+  return m;
+}
+
+bool params_multi(const Params *p) {
+  unsigned m = params_dims(p);
+  return m & (m - 1);
+}
+
+int params_copies(const Params *p, unsigned mask) {
+  int n = 1;
+  for (int d = 0; d < 3; d++)
+    if (mask >> d & 1)
+      n *= p->kd[d];
+  return n;
+}
+
+const char *params_resolve(Params *p) {
+  int nf = p->nfactors ? p->nfactors : 1, nd = p->ndims ? p->ndims : 1;
+  if (!p->nfactors)
+    p->factors[0] = p->factor;
+  if (!p->ndims)
+    p->dims[0] = p->dim;
+  if (nf != nd)
+    return arena_printf("factor %s has %d value%s but dim %s names %d dimension%s: give one factor per "
+                        "dimension, e.g. factor 4,4 with dim x,y", params_factor_text(p), nf, nf > 1 ? "s" : "",
+                        params_dim_text(p), nd, nd > 1 ? "s" : "");
+  p->kd[0] = p->kd[1] = p->kd[2] = 1;
+  if (nf == 1) {
+    if (p->factor != FACTOR_AUTO)
+      p->kd[p->dim] = p->factor;
+    return NULL;
+  }
+  for (int i = 0; i < nf; i++)
+    p->kd[p->dims[i]] = p->factors[i];
+  /* One dimension coarsened (the others by 1) is the one-dimensional request. */
+  int first = -1, count = 0;
+  for (int i = 0; i < nf; i++)
+    if (p->factors[i] > 1 && count++ == 0)
+      first = i;
+  if (count <= 1) {
+    p->dim = first >= 0 ? p->dims[first] : p->dims[0];
+    p->nfactors = p->ndims = 1;
+    p->factors[0] = p->factor;
+    p->dims[0] = p->dim;
+  } else {
+    p->dim = p->dims[first];
+  }
+  return NULL;
+}
+
+char *params_factor_text(const Params *p) {
+  if (p->nfactors <= 1)
+    return p->factor == FACTOR_AUTO ? "auto" : arena_printf("%d", p->factor);
+  Buf b = {0};
+  for (int i = 0; i < p->nfactors; i++)
+    buf_printf(&b, "%s%d", i ? "," : "", p->factors[i]);
+  char *t = arena_strdup(b.data);
+  buf_free(&b);
+  return t;
+}
+
+char *params_dim_text(const Params *p) {
+  if (p->ndims <= 1)
+    return (char *)dim_name(p->dim);
+  Buf b = {0};
+  for (int i = 0; i < p->ndims; i++)
+    buf_printf(&b, "%s%s", i ? "," : "", dim_name(p->dims[i]));
+  char *t = arena_strdup(b.data);
+  buf_free(&b);
+  return t;
 }
 
 int options_parse(Options *opt, int argc, char **argv, bool *done) {
@@ -173,7 +303,8 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     } else if (FLAG("factor")) {
       NEED_VALUE();
       if (!params_set_factor(&opt->cli, value))
-        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024 or auto%s", value, "");
+        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024 or auto, or one "
+                           "factor per dimension such as 4,4 (their product at most 1024)%s", value, "");
     } else if (FLAG("candidates")) {
       NEED_VALUE();
       if (!tune_space_parse(value, false, NULL))
@@ -189,7 +320,8 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     } else if (FLAG("dim")) {
       NEED_VALUE();
       if (!params_set_dim(&opt->cli, value))
-        return usage_error("invalid value '%s' for -dim: expected x, y or z%s", value, "");
+        return usage_error("invalid value '%s' for -dim: expected x, y or z, or distinct dimensions such as "
+                           "x,y%s", value, "");
     } else if (FLAG("mode")) {
       NEED_VALUE();
       if (!params_set_mode(&opt->cli, value))
@@ -248,6 +380,12 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     return usage_error("-i and -o cannot be used together%s%s", "", "");
   if (opt->in_place)
     opt->output = opt->input;
+  if (opt->cli.nfactors > 1 && !(opt->cli.set & OPT_SET_DIM))
+    return usage_error("-factor %s gives one factor per dimension: also give the dimensions, e.g. -dim %s",
+                       params_factor_text(&opt->cli), opt->cli.nfactors == 2 ? "x,y" : "x,y,z");
+  if ((opt->cli.set & OPT_SET_FACTOR) && (opt->cli.set & OPT_SET_DIM) && opt->cli.nfactors != opt->cli.ndims)
+    return usage_error("-factor %s and -dim %s: give one factor per dimension (e.g. -factor 4,4 -dim x,y)",
+                       params_factor_text(&opt->cli), params_dim_text(&opt->cli));
   if (opt->check && opt->cli.factor == FACTOR_AUTO && (opt->cli.set & OPT_SET_FACTOR))
     return usage_error("-check and -factor auto cannot be used together (-factor auto checks every candidate "
                        "itself)%s%s", "", "");

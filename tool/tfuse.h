@@ -116,13 +116,22 @@ bool edit_write_file(const char *path, const char *data, size_t len);
 typedef enum { MODE_BLOCK, MODE_THREAD } Mode;
 typedef enum { MAP_STRIDE, MAP_CONSECUTIVE } Mapping;
 
-/* Per-kernel coarsening parameters; `set` bits say which were given. */
+/* Per-kernel coarsening parameters; `set` bits say which were given.
+ * One dimension (`-factor 8 -dim y`): factor and dim.  Several (`-factor 4,2
+ * -dim x,y`): factors[] and dims[] as given, in the same order; annotate.c
+ * checks that they agree and fills kd[].  factor is then K, the product,
+ * and dim the first coarsened dimension.  A list whose factors are 1 but
+ * one is the one-dimensional request (`-factor 4,1 -dim x,y` is `-factor 4
+ * -dim x`), emitted as such. */
 typedef struct {
   int factor;
   int dim; /* 0 = x, 1 = y, 2 = z */
   Mode mode;
   Mapping mapping;
   unsigned set; /* OPT_SET_* */
+  int nfactors, ndims;   /* as given (1 for a single value) */
+  int factors[3], dims[3];
+  int kd[3];             /* annotate.c: the factor along x, y, z (1: not coarsened) */
 } Params;
 
 enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8 };
@@ -154,6 +163,18 @@ typedef struct {
 /* Returns 0 to go on, or an exit status (0 for --help, 2 for misuse). */
 int options_parse(Options *opt, int argc, char **argv, bool *done);
 const char *dim_name(int dim);
+/* The coarsened dimensions (kd > 1) as a bit mask (bit d: dimension d). */
+unsigned params_dims(const Params *p);
+/* Whether more than one dimension is coarsened (multi-dimensional factors). */
+bool params_multi(const Params *p);
+/* The number of copies that differ along the dimensions of mask: the product of their factors. */
+int params_copies(const Params *p, unsigned mask);
+/* After merging: checks factors against dims and fills kd (and factor,
+ * dim); returns NULL, or what is wrong. */
+const char *params_resolve(Params *p);
+/* "4,2" and "x,y" (multi-dimensional), or "4" and "y". */
+char *params_factor_text(const Params *p);
+char *params_dim_text(const Params *p);
 bool params_set_factor(Params *p, const char *v);
 bool params_set_dim(Params *p, const char *v);
 bool params_set_mode(Params *p, const char *v);
@@ -246,6 +267,8 @@ struct Sym {
   void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the main file */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
+  unsigned vmask;   /* uniform.c, several dimensions: the dimensions along which it may differ */
+  unsigned force_mask; /* uniform.c, several dimensions: written in code emitted per copy along these */
   bool addr_taken;
   int decl_depth;   /* uniform.c: varying-control depth at the declaration */
   int region;       /* fuse.c: predicate region at the declaration */
@@ -295,6 +318,8 @@ struct Node {
   unsigned rparen;     /* N_IF/N_FOR/N_WHILE/N_SWITCH: offset of the `)` */
   /* uniform.c results */
   bool varying;        /* expression value or statement may differ by copy */
+  unsigned vmask;      /* several dimensions: the dimensions along which it may differ */
+  unsigned lvmask, rvmask; /* several dimensions: along which loop_varying, has_vreturn hold */
   bool has_vreturn;    /* contains a varying return */
   bool loop_varying;   /* loop/if/switch whose control differs by copy */
   int ucount;          /* uniform.c: fixpoint bookkeeping */
@@ -410,6 +435,15 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels);
 /* Decides, for one kernel, which variables, expressions and statements are
  * varying (differ between the K copies) and which are uniform. */
 void uniform_analyze(Unit *u, Kernel *k);
+/* Several dimensions: the copies a statement is emitted for, as a mask of
+ * dimensions.  An expression statement emitted per copy: its own vmask, or
+ * all coarsened dimensions when it has an effect every logical thread must
+ * make (not an idempotent store).  A loop, switch or labelled statement
+ * replicated whole: its vmask, or all when it holds such an effect or a
+ * return.  Whatever it writes that outlives it varies along at least
+ * these dimensions (uniform.c makes sure). */
+unsigned stmt_copy_mask(const Kernel *k, Node *s);
+unsigned replicated_copy_mask(const Kernel *k, Node *s);
 /* Seeds and substituted builtins for the kernel's mode. */
 bool builtin_is_seed(const Kernel *k, const Node *n);
 bool builtin_is_rescaled(const Kernel *k, const Node *n);

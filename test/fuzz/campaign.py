@@ -23,7 +23,10 @@
       Prints the commands that reproduce one program and variant.
 
 Variants: K in {2,3,4,8} x block mode along x, y, z, and thread mode along x,
-y, z with mapping stride and consecutive (36 per program).  A generated
+y, z with mapping stride and consecutive, and factors along two dimensions
+(2,2 and 3,2 in block mode along x,y; 2,2 along y,z; 2,2 in thread mode along
+x,y): 40 per program.  A two-dimensional variant's K is a tuple, its d
+"x,y" (tag k2x2-block-xy, flags -factor 2,2 -dim x,y; --variant '2x2 block xy').  A generated
 program's first line says which factors divide every launch's block extent
 along each dimension (thread-k=...); thread-mode variants outside it would
 stop at run time with tfuse's divisibility message, so the CPU stage skips
@@ -49,6 +52,9 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402
 
 FACTORS = (2, 3, 4, 8)
+# Factors along two dimensions at once: (factors, dims, mode).
+MULTI_VARIANTS = [((2, 2), "x,y", "block"), ((3, 2), "x,y", "block"), ((2, 2), "y,z", "block"),
+                  ((2, 2), "x,y", "thread")]
 NVCC_FLAGS = ["-arch=sm_90", "-O3", "-fmad=false"]
 TFUSE_TIMEOUT = 60
 NVCC_TIMEOUT = 300
@@ -63,23 +69,45 @@ def all_variants():
         for d in "xyz":
             for mp in ("stride", "consecutive"):
                 vs.append((K, "thread", d, mp))
+    for K, d, mode in MULTI_VARIANTS:
+        vs.append((K, mode, d, "stride" if mode == "thread" else None))
     return vs
 
 
 def variant_tag(v):
     K, mode, d, mp = v
+    if isinstance(K, tuple):
+        return "k%s-%s-%s%s" % ("x".join(map(str, K)), mode, d.replace(",", ""), "-" + mp if mp else "")
     return "k%d-%s-%s%s" % (K, mode, d, "-" + mp if mp else "")
 
 
 def variant_flags(v):
     K, mode, d, mp = v
-    f = ["-factor", str(K), "-mode", mode, "-dim", d]
+    f = ["-factor", ",".join(map(str, K)) if isinstance(K, tuple) else str(K), "-mode", mode, "-dim", d]
     if mp:
         f += ["-mapping", mp]
     return f
 
 
+def variant_dims(v):
+    """[(factor, dim)] of a variant: one, or one per coarsened dimension."""
+    K, mode, d, mp = v
+    if isinstance(K, tuple):
+        return list(zip(K, d.split(",")))
+    return [(K, d)]
+
+
 def parse_variant(text):
+    # '2x2 block xy' or, as tfuse spells it, '2,2 block x,y'
+    multi = re.match(r"^\s*(\d+(?:[x,]\d+)+)\s+(block|thread)\s+([xyz](?:,?[xyz]){1,2})(?:\s+(stride|consecutive))?\s*$",
+                     text)
+    if multi:
+        K = tuple(int(x) for x in re.split("[x,]", multi.group(1)))
+        d = ",".join(multi.group(3).replace(",", ""))
+        if len(K) != len(d.split(",")):
+            sys.exit("campaign.py: --variant '%s': one factor per dimension" % text)
+        mp = multi.group(4) or ("stride" if multi.group(2) == "thread" else None)
+        return (K, multi.group(2), d, mp if multi.group(2) == "thread" else None)
     parts = text.replace(",", " ").split()
     if len(parts) not in (3, 4) or parts[1] not in ("block", "thread") or parts[2] not in ("x", "y", "z"):
         sys.exit("campaign.py: --variant wants 'K block|thread x|y|z [stride|consecutive]', got %r" % text)
@@ -141,7 +169,7 @@ def pragma_kernels(text):
 
 WARN_RE = re.compile(r"^(.*?):(\d+):(\d+): warning: kernel '(\w+)' left unchanged: (.*)$", re.M)
 ERR_RE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)
-COARSENED_RE = re.compile(r"/\* tfuse: coarsened by \d+, [^*]*\*/\s*\n(?:template[^\n]*\n)?"
+COARSENED_RE = re.compile(r"/\* tfuse: coarsened by \d+(?:,\d+)*(?: \(\d+ copies\))?, [^*]*\*/\s*\n(?:template[^\n]*\n)?"
                           r"[^\n]*?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+"
                           r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)")
 
@@ -203,7 +231,7 @@ def choose_variants(seed, header, how, keep_na):
     tk = header.get("thread-k")
     for v in all_variants():
         K, mode, d, mp = v
-        na = bool(tk) and mode == "thread" and K not in tk.get(d, [])
+        na = bool(tk) and mode == "thread" and any(f not in tk.get(e, []) for f, e in variant_dims(v))
         if na and not keep_na and stable_hash(seed, variant_tag(v), "na") % 10 != 0:
             skipped += 1
             continue
