@@ -262,10 +262,10 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
   }
   int d = k->p.dim;
   int line, col;
-  source_linecol(src, call->begin, &line, &col);
-
-  const char *slash = strrchr(src->path, '/');
-  char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+  const char *path;
+  source_locate(src, call->begin, &path, &line, &col);
+  const char *slash = strrchr(path, '/');
+  char *site = arena_printf("%s:%d", slash ? slash + 1 : path, line);
   if (check)
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
@@ -321,9 +321,7 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   return ok;
 }
 
-/* Skips a comment or a literal starting at i; returns the offset after it,
- * or i if none starts there. */
-static size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
+size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
   if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
     while (i < len && t[i] != '\n')
       i++;

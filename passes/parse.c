@@ -1,11 +1,17 @@
-/* parse: runs libclang on the input and builds tfuse's own syntax tree.
+/* parse: runs libclang on the inputs and builds tfuse's own syntax tree.
  *
- * Contract: requires a loaded Source; provides Unit.functions (every
- * function defined in the main file, as N_FUNC trees), Unit.fn_decls (the
- * prototypes), Unit.launches (every `k<<<...>>>(...)` call) and one Sym per
- * declaration.  This is the only file that sees libclang's CX* types: the
- * other passes work on Node and Sym.  Parse errors are the compiler's own
- * diagnostics, forwarded with their location.
+ * Contract: requires the Project's inputs (project_open); provides the
+ * project's files (the inputs, then the headers they include from under the
+ * root that are not system headers) and their text end to end, which every
+ * offset of a Node or Sym is in; Unit.functions (every function defined in
+ * those files, as N_FUNC trees), Unit.fn_decls (the prototypes),
+ * Unit.launches (every `k<<<...>>>(...)` call) and one Sym per declaration.
+ * Each input is its own translation unit; a header several inputs include
+ * is imported once, from the first, and symbols are shared by USR, so a
+ * kernel of a header and its launches in two inputs meet.  This is the
+ * only file that sees libclang's CX* types (with tool/compdb.c): the other
+ * passes work on Node and Sym.  Parse errors are the compiler's own
+ * diagnostics, forwarded with their location, once each.
  *
  * CUDA is parsed host-side (--cuda-host-only): device function bodies are
  * still fully analysed by clang, and the launches exist only on the host
@@ -14,17 +20,34 @@
 #include "tfuse.h"
 
 #include <clang-c/Index.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A file libclang names, and the project's file it is (NULL: none). */
+typedef struct {
+  CXFile file;
+  Source *src;
+} FileSlot;
+
 typedef struct {
   CXIndex index;
-  CXTranslationUnit tu;
-  CXFile main_file;
-  /* USR -> Sym, open addressing. */
+  CXTranslationUnit *tus; /* one per input */
+  int ntus;
+  int cur;                /* the translation unit being read */
+  Project *project;
+  Vec reals;              /* char*: the real path of each of project->files */
+  /* CXFile -> project file, for the current translation unit (open addressing). */
+  FileSlot *files;
+  size_t fcap, fcount;
+  /* Offsets of the declarations imported, so that a header's are imported once. */
+  unsigned *seen;
+  size_t scap, scount;
+  /* USR -> Sym, open addressing: one table for all translation units. */
   Sym **table;
   size_t cap, count;
 } Impl;
@@ -62,13 +85,97 @@ static char *take_string(CXString s) {
   return r;
 }
 
+static size_t hash_ptr(const void *p) { return (size_t)(uintptr_t)p * 11400714819323198485u; }
+
+static const char *real_path(const char *path) {
+  char buf[PATH_MAX];
+  return realpath(path, buf) ? arena_strdup(buf) : arena_strdup(path);
+}
+
+/* The project's file that libclang's file f is, or NULL. */
+static Source *file_src(Impl *im, CXFile f) {
+  if (!f)
+    return NULL;
+  if (im->fcount * 2 >= im->fcap) {
+    size_t ncap = im->fcap ? im->fcap * 2 : 256;
+    FileSlot *nt = calloc(ncap, sizeof *nt);
+    for (size_t i = 0; i < im->fcap; i++) {
+      if (!im->files[i].file)
+        continue;
+      size_t j = hash_ptr(im->files[i].file) & (ncap - 1);
+      while (nt[j].file)
+        j = (j + 1) & (ncap - 1);
+      nt[j] = im->files[i];
+    }
+    free(im->files);
+    im->files = nt;
+    im->fcap = ncap;
+  }
+  size_t j = hash_ptr(f) & (im->fcap - 1);
+  while (im->files[j].file && im->files[j].file != f)
+    j = (j + 1) & (im->fcap - 1);
+  if (im->files[j].file)
+    return im->files[j].src;
+  CXString name = clang_getFileName(f);
+  const char *real = real_path(clang_getCString(name) ? clang_getCString(name) : "");
+  clang_disposeString(name);
+  Source *src = NULL;
+  for (int i = 0; i < im->reals.len && !src; i++)
+    if (!strcmp(im->reals.items[i], real))
+      src = im->project->files.items[i];
+  im->files[j].file = f;
+  im->files[j].src = src;
+  im->fcount++;
+  return src;
+}
+
+/* Switches to translation unit i: its CXFiles are its own. */
+static void set_tu(Impl *im, int i) {
+  im->cur = i;
+  free(im->files);
+  im->files = NULL;
+  im->fcap = im->fcount = 0;
+}
+
+/* Whether loc (its expansion) lies in a file of the project; *off is then
+ * its offset in the project's text. */
 static bool loc_in_main(Impl *im, CXSourceLocation loc, unsigned *off) {
   CXFile f;
   unsigned o;
   clang_getExpansionLocation(loc, &f, NULL, NULL, &o);
+  Source *src = file_src(im, f);
   if (off)
-    *off = o;
-  return f && clang_File_isEqual(f, im->main_file);
+    *off = src ? src->base + o : o;
+  return src != NULL;
+}
+
+/* Marks a declaration at off imported; false if it already was. */
+static bool first_sight(Impl *im, unsigned off) {
+  if (im->scount * 2 >= im->scap) {
+    size_t ncap = im->scap ? im->scap * 2 : 1024;
+    unsigned *nt = malloc(ncap * sizeof *nt);
+    for (size_t i = 0; i < ncap; i++)
+      nt[i] = ~0u;
+    for (size_t i = 0; i < im->scap; i++) {
+      if (im->seen[i] == ~0u)
+        continue;
+      size_t j = hash_ptr((void *)(uintptr_t)(im->seen[i] + 1)) & (ncap - 1);
+      while (nt[j] != ~0u)
+        j = (j + 1) & (ncap - 1);
+      nt[j] = im->seen[i];
+    }
+    free(im->seen);
+    im->seen = nt;
+    im->scap = ncap;
+  }
+  size_t j = hash_ptr((void *)(uintptr_t)(off + 1)) & (im->scap - 1);
+  while (im->seen[j] != ~0u && im->seen[j] != off)
+    j = (j + 1) & (im->scap - 1);
+  if (im->seen[j] == off)
+    return false;
+  im->seen[j] = off;
+  im->scount++;
+  return true;
 }
 
 static bool type_is_array(CXType t) {
@@ -122,7 +229,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   char *usr = take_string(clang_getCursorUSR(decl));
   char *name = take_string(clang_getCursorSpelling(decl));
   if (!usr[0])
-    usr = arena_printf("tfuse@%u@%s", clang_hashCursor(decl), name);
+    usr = arena_printf("tfuse@%d@%u@%s", im->cur, clang_hashCursor(decl), name);
   Sym **slot = sym_slot(im, usr);
   if (*slot)
     return *slot;
@@ -569,7 +676,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   unsigned b = 0, e = 0;
   bool bmain = loc_in_main(im, clang_getRangeStart(r), &b);
   bool emain = loc_in_main(im, clang_getRangeEnd(r), &e);
-  if (!bmain || !emain)
+  if (!bmain || !emain || source_file_at(u->src, b) != source_file_at(u->src, e))
     b = e = parent ? parent->begin : 0;
   n->begin = b;
   n->end = e < b ? b : e;
@@ -584,11 +691,16 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
   clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
   clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
-  bool smain = sf && clang_File_isEqual(sf, im->main_file);
-  bool lmain = ef && clang_File_isEqual(ef, im->main_file);
-  n->loc = eo;
-  n->in_macro = !(smain && lmain && so == eo);
-  if (n->in_macro && smain && ff && clang_File_isEqual(ff, im->main_file) && so == fo) {
+  Source *es = file_src(im, ef), *ss = file_src(im, sf), *fs = file_src(im, ff);
+  if (es)
+    eo += es->base;
+  if (ss)
+    so += ss->base;
+  if (fs)
+    fo += fs->base;
+  n->loc = es ? eo : n->begin;
+  n->in_macro = !(ss && es && so == eo);
+  if (n->in_macro && ss && fs == ss && so == fo) {
     char *sp = take_string(clang_getCursorSpelling(c));
     size_t len = strlen(sp);
     if (len && so + len <= u->src->len && !memcmp(u->src->text + so, sp, len)) {
@@ -736,11 +848,14 @@ static void import_function(Unit *u, CXCursor c) {
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   Unit *u = data;
   Impl *im = impl_of(u);
-  if (!loc_in_main(im, clang_getCursorLocation(c), NULL))
+  unsigned off;
+  if (!loc_in_main(im, clang_getCursorLocation(c), &off))
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (is_function_kind(k)) {
-    import_function(u, c);
+    /* A header's functions are imported from the first input that includes it. */
+    if (first_sight(im, off))
+      import_function(u, c);
     return CXChildVisit_Continue;
   }
   switch (k) {
@@ -764,37 +879,48 @@ static const char *severity_name(enum CXDiagnosticSeverity s) {
   return s >= CXDiagnostic_Error ? "error" : s == CXDiagnostic_Warning ? "warning" : "note";
 }
 
-/* Forwards the compiler's errors (and their notes) in our format. */
+/* Forwards the compiler's errors in our format, each once (a header's
+ * errors come from every input that includes it). */
 static int forward_diagnostics(Unit *u) {
   Impl *im = impl_of(u);
   int errors = 0;
-  unsigned n = clang_getNumDiagnostics(im->tu);
-  for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(im->tu, i);
-    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-    if (sev >= CXDiagnostic_Error) {
-      errors++;
-      CXString msg = clang_getDiagnosticSpelling(d);
-      CXSourceLocation loc = clang_getDiagnosticLocation(d);
-      unsigned off;
-      if (loc_in_main(im, loc, &off)) {
-        error_at(off, "%s", clang_getCString(msg));
-      } else {
+  Vec said = {0};
+  for (int t = 0; t < im->ntus; t++) {
+    set_tu(im, t);
+    unsigned n = clang_getNumDiagnostics(im->tus[t]);
+    for (unsigned i = 0; i < n; i++) {
+      CXDiagnostic d = clang_getDiagnostic(im->tus[t], i);
+      enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+      if (sev >= CXDiagnostic_Error) {
+        errors++;
+        CXString msg = clang_getDiagnosticSpelling(d);
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
         CXFile f;
-        unsigned line, col;
+        unsigned line, col, off;
         clang_getExpansionLocation(loc, &f, &line, &col, NULL);
         CXString fname = clang_getFileName(f);
-        if (clang_getCString(fname))
-          fprintf(stderr, "%s:%u:%u: %s: %s\n", clang_getCString(fname), line, col,
-                  severity_name(sev), clang_getCString(msg));
-        else
-          error_plain("%s", clang_getCString(msg));
+        const char *key = arena_printf("%s:%u:%u:%s", clang_getCString(fname) ? real_path(clang_getCString(fname))
+                                                                              : "", line, col, clang_getCString(msg));
+        bool again = false;
+        for (int j = 0; j < said.len && !again; j++)
+          again = !strcmp(said.items[j], key);
+        if (!again) {
+          vec_push(&said, (void *)key);
+          if (loc_in_main(im, loc, &off))
+            error_at(off, "%s", clang_getCString(msg));
+          else if (clang_getCString(fname))
+            fprintf(stderr, "%s:%u:%u: %s: %s\n", clang_getCString(fname), line, col, severity_name(sev),
+                    clang_getCString(msg));
+          else
+            error_plain("%s", clang_getCString(msg));
+        }
         clang_disposeString(fname);
+        clang_disposeString(msg);
       }
-      clang_disposeString(msg);
+      clang_disposeDiagnostic(d);
     }
-    clang_disposeDiagnostic(d);
   }
+  vec_free(&said);
   return errors;
 }
 
@@ -840,10 +966,8 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
   return ok ? path : NULL;
 }
 
-bool parse_unit(Unit *u, Source *src, const Options *opt) {
-  Impl *im = calloc(1, sizeof *im);
-  u->impl = im;
-  u->src = src;
+/* Parses one input; false after an error. */
+static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTranslationUnit *tu) {
   Vec args = {0};
   vec_push(&args, "-x");
   vec_push(&args, "cuda");
@@ -854,39 +978,29 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
   vec_push(&args, "-Wno-unknown-cuda-version");
   vec_push(&args, "-Wno-unknown-pragmas");
   vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
-  /* What the file's compiler would see: the compilation database's command
-   * and the command line's compiler flags, nvcc's include folders and
-   * macros (tool/flags.c). */
-  Vec flags = {0};
-  Compiler cc = CC_NVCC;
-  if (opt->compdb_dir && !compdb_flags(opt, src->path, &cc, &flags)) {
-    vec_free(&args);
-    return false;
-  }
-  flags_normalize(cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &flags);
-  flags_parser_args(opt->cuda_path, cc, &flags, &args);
-  vec_free(&flags);
-
+  /* What the file's compiler would see: nvcc's include folders and macros
+   * for the file's flags (tool/flags.c). */
+  flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, &args);
   if (opt->verbose) {
-    fprintf(stderr, "tfuse: parsing %s with:", src->path);
+    fprintf(stderr, "tfuse: parsing %s with:", in->path);
     for (int i = 0; i < args.len; i++)
       fprintf(stderr, " %s", (char *)args.items[i]);
     fputc('\n', stderr);
   }
-  im->index = clang_createIndex(0, 0);
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;
+  *tu = NULL;
   if (pch) {
     vec_push(&args, "-include-pch");
     vec_push(&args, (void *)pch);
-    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
-                                     CXTranslationUnit_KeepGoing, &im->tu);
+    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, NULL, 0,
+                                     CXTranslationUnit_KeepGoing, tu);
     args.len -= 2;
     /* A stale or unusable cache: fall back to a plain parse. */
-    if (ec == CXError_Success && clang_getNumDiagnostics(im->tu) > 0) {
+    if (ec == CXError_Success && clang_getNumDiagnostics(*tu) > 0) {
       bool pch_problem = false;
-      for (unsigned i = 0; i < clang_getNumDiagnostics(im->tu); i++) {
-        CXDiagnostic d = clang_getDiagnostic(im->tu, i);
+      for (unsigned i = 0; i < clang_getNumDiagnostics(*tu); i++) {
+        CXDiagnostic d = clang_getDiagnostic(*tu, i);
         CXString m = clang_getDiagnosticSpelling(d);
         if (strstr(clang_getCString(m), "precompiled") || strstr(clang_getCString(m), ".pch"))
           pch_problem = true;
@@ -894,29 +1008,126 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
         clang_disposeDiagnostic(d);
       }
       if (pch_problem) {
-        clang_disposeTranslationUnit(im->tu);
-        im->tu = NULL;
+        clang_disposeTranslationUnit(*tu);
+        *tu = NULL;
         unlink(pch);
         ec = CXError_Failure;
       }
     }
   }
-  if (ec != CXError_Success || !im->tu)
-    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, NULL, 0,
-                                     CXTranslationUnit_KeepGoing, &im->tu);
+  if (ec != CXError_Success || !*tu)
+    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, NULL, 0,
+                                     CXTranslationUnit_KeepGoing, tu);
   vec_free(&args);
   if (ec != CXError_Success) {
-    error_plain("%s '%s'", error_code_sentence(ec), src->path);
+    *tu = NULL;
+    error_plain("%s '%s'", error_code_sentence(ec), in->path);
     return false;
   }
+  return true;
+}
+
+/* A header an input includes: a file of the project if it lies under the
+ * root and is a system header for no input. */
+typedef struct {
+  const char *real, *name;
+  bool system;
+  CXTranslationUnit tu; /* one that includes it */
+  CXFile file;
+} Header;
+
+typedef struct {
+  Impl *im;
+  CXTranslationUnit tu;
+  Vec *headers; /* Header* */
+} IncludeScan;
+
+static void include_visit(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  IncludeScan *sc = data;
+  if (depth == 0)
+    return; /* the input itself */
+  CXString name = clang_getFileName(included);
+  const char *nm = arena_strdup(clang_getCString(name) ? clang_getCString(name) : "");
+  clang_disposeString(name);
+  const char *real = real_path(nm);
+  if (!project_under_root(sc->im->project, real))
+    return;
+  bool system = clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0));
+  for (int i = 0; i < sc->headers->len; i++) {
+    Header *h = sc->headers->items[i];
+    if (!strcmp(h->real, real)) {
+      h->system |= system;
+      return;
+    }
+  }
+  Header *h = arena_alloc(sizeof *h);
+  h->real = real;
+  h->name = nm;
+  h->system = system;
+  h->tu = sc->tu;
+  h->file = included;
+  vec_push(sc->headers, h);
+}
+
+static int cmp_header(const void *a, const void *b) {
+  return strcmp((*(Header *const *)a)->real, (*(Header *const *)b)->real);
+}
+
+/* The text libclang parsed for file f, as the project's file `path`. */
+static Source *file_text(CXTranslationUnit tu, CXFile f, const char *path) {
+  size_t size = 0;
+  const char *text = f ? clang_getFileContents(tu, f, &size) : NULL;
+  Source *src = arena_alloc(sizeof *src);
+  source_set_text(src, path, text ? text : "", text ? size : 0);
+  return src;
+}
+
+/* The files of the project: the inputs, then their headers under the root
+ * that no input includes as a system header, by path; and their text. */
+static void find_files(Impl *im, Project *p) {
+  Vec headers = {0};
+  for (int i = 0; i < im->ntus; i++) {
+    Input *in = p->inputs.items[i];
+    vec_push(&p->files, file_text(im->tus[i], clang_getFile(im->tus[i], in->path), in->path));
+    vec_push(&im->reals, (void *)in->real);
+    IncludeScan sc = {im, im->tus[i], &headers};
+    clang_getInclusions(im->tus[i], include_visit, &sc);
+  }
+  if (headers.len > 1)
+    qsort(headers.items, (size_t)headers.len, sizeof(void *), cmp_header);
+  for (int i = 0; i < headers.len; i++) {
+    Header *h = headers.items[i];
+    bool input = false;
+    for (int j = 0; j < im->reals.len && !input; j++)
+      input = !strcmp(im->reals.items[j], h->real);
+    if (h->system || input)
+      continue;
+    vec_push(&p->files, file_text(h->tu, h->file, h->name));
+    vec_push(&im->reals, (void *)h->real);
+  }
+  vec_free(&headers);
+  source_join(&p->text, &p->files, p->inputs.len == 1 ? ((Input *)p->inputs.items[0])->path : "the files given");
+}
+
+bool parse_project(Unit *u, Project *p, const Options *opt) {
+  Impl *im = calloc(1, sizeof *im);
+  u->impl = im;
+  u->src = &p->text;
+  im->project = p;
+  im->index = clang_createIndex(0, 0);
+  im->tus = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof *im->tus);
+  bool ok = true;
+  for (int i = 0; i < p->inputs.len; i++)
+    ok &= parse_input(im, p->inputs.items[i], opt, &im->tus[im->ntus++]);
+  if (!ok)
+    return false;
+  find_files(im, p);
   if (forward_diagnostics(u) > 0)
     return false;
-  im->main_file = clang_getFile(im->tu, src->path);
-  if (!im->main_file) {
-    error_plain("libclang did not load '%s'", src->path);
-    return false;
+  for (int i = 0; i < im->ntus; i++) {
+    set_tu(im, i);
+    clang_visitChildren(clang_getTranslationUnitCursor(im->tus[i]), top_visit, u);
   }
-  clang_visitChildren(clang_getTranslationUnitCursor(im->tu), top_visit, u);
   return true;
 }
 
@@ -924,8 +1135,13 @@ void parse_dispose(Unit *u) {
   Impl *im = impl_of(u);
   if (!im)
     return;
-  if (im->tu)
-    clang_disposeTranslationUnit(im->tu);
+  for (int i = 0; i < im->ntus; i++)
+    if (im->tus[i])
+      clang_disposeTranslationUnit(im->tus[i]);
+  free(im->tus);
+  free(im->files);
+  free(im->seen);
+  vec_free(&im->reals);
   if (im->index)
     clang_disposeIndex(im->index);
   free(im->table);
@@ -957,7 +1173,8 @@ static const char *kind_names[] = {
 
 void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
   int line, col;
-  source_linecol(u->src, n->begin, &line, &col);
+  const char *path;
+  source_locate(u->src, n->begin, &path, &line, &col);
   buf_printf(out, "%*s%s", depth * 2, "", kind_names[n->kind] + 2);
   if (n->spelling && n->spelling[0])
     buf_printf(out, " '%s'", n->spelling);
@@ -965,7 +1182,12 @@ void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
     buf_printf(out, " %s.%s", n->bi == BI_THREADIDX ? "threadIdx" : n->bi == BI_BLOCKIDX ? "blockIdx"
                                 : n->bi == BI_BLOCKDIM ? "blockDim" : "gridDim",
                n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?");
-  buf_printf(out, " <%d:%d>", line, col);
+  if (depth == 0 && u->src->parts.len > 1) { /* a function: in which file */
+    const char *slash = strrchr(path, '/');
+    buf_printf(out, " <%s:%d:%d>", slash ? slash + 1 : path, line, col);
+  } else {
+    buf_printf(out, " <%d:%d>", line, col);
+  }
   if (n->varying)
     buf_puts(out, " varying");
   if (n->loop_varying)

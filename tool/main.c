@@ -1,4 +1,5 @@
-/* tfuse driver: options, parse, choose kernels, analyse, rewrite, emit.
+/* tfuse driver: options, the project's files, parse, choose kernels,
+ * analyse, rewrite, emit.
  * Reads top to bottom; each step is one pass in passes/ (see tfuse.h).
  * tfuse_main is one whole run and leaves no state behind (all memory is in
  * the arena, diagnostics and edits start afresh), so the fuzzer
@@ -27,13 +28,14 @@ static bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el)
 
 int tfuse_main(int argc, char **argv) {
   Options opt = {0};
-  Source src = {0};
+  Project proj = {0};
   Unit unit = {0};
   Vec kernels = {0};
   EditList edits = {0};
   int rc = 1;
-  diag_init(&src);
-  edit_init();
+  /* Locations and edits are in the project's text, which parse fills in. */
+  diag_init(&proj.text);
+  edit_init(&proj.text);
 
   bool done;
   int status = options_parse(&opt, argc, argv, &done);
@@ -41,10 +43,10 @@ int tfuse_main(int argc, char **argv) {
     rc = status;
     goto out;
   }
-  if (!source_load(&src, opt.input))
+  if (!project_open(&proj, &opt))
     goto out;
 
-  if (!parse_unit(&unit, &src, &opt))
+  if (!parse_project(&unit, &proj, &opt))
     goto out;
   if (opt.dump_after && !strcmp(opt.dump_after, "parse")) {
     Buf b = {0};
@@ -60,8 +62,9 @@ int tfuse_main(int argc, char **argv) {
   if (error_count())
     goto out;
   if (kernels.len == 0)
-    warning_plain("no kernel in '%s' is marked '#pragma tfuse coarsen' or named with -kernel; "
-                  "the output is the input unchanged", src.path);
+    warning_plain("no kernel in %s%s%s is marked '#pragma tfuse coarsen' or named with -kernel; "
+                  "the output is the input unchanged", proj.inputs.len == 1 ? "'" : "",
+                  proj.text.path, proj.inputs.len == 1 ? "'" : "");
 
   Vec done_kernels = {0};
   for (int i = 0; i < kernels.len; i++) {
@@ -96,21 +99,23 @@ int tfuse_main(int argc, char **argv) {
   }
   if (error_count())
     goto out;
+  /* Every launch in every file of the project; and in the database's
+   * other files, launches tfuse cannot rewrite. */
   if (!launch_rewrite(&unit, &done_kernels, &opt, &edits))
     goto out;
-  if (done_kernels.len > 0)
-    edit_insert(&edits, 0,
-                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s",
-                             TFUSE_VERSION, src.path, tfuse_prelude_text, opt.check ? tfuse_check_header_text : "",
-                             opt.check ? "\n" : ""));
-
-  size_t len;
-  char *text = edit_apply(&edits, &src, &len);
-  if (!text)
+  if (!project_check_others(&proj, &done_kernels, &opt))
     goto out;
-  if (edit_write_file(opt.output, text, len))
+  /* Each changed file starts with the prelude its rewrites use. */
+  for (int i = 0; i < proj.files.len; i++) {
+    Source *f = proj.files.items[i];
+    if (done_kernels.len > 0 && edit_touches(&edits, f))
+      edit_insert(&edits, f->base,
+                  arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s",
+                               TFUSE_VERSION, f->path, tfuse_prelude_text, opt.check ? tfuse_check_header_text : "",
+                               opt.check ? "\n" : ""));
+  }
+  if (project_write(&proj, &edits, &opt))
     rc = 0;
-  free(text);
 
 out:
   if (error_count() && rc == 0)

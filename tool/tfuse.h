@@ -43,16 +43,30 @@ size_t str_hash(const char *s);
 
 /* ===================== tool/source.c ===================== */
 
-/* The main input file's text and a line table. */
-typedef struct {
+/* A file's text and a line table.  The passes read one Source, the
+ * project's text: the files of the project end to end (parts), each at its
+ * base offset, with a newline between two files.  So an offset names a
+ * file and a place in it; source_file_at says which file. */
+typedef struct Source Source;
+struct Source {
   const char *path;
   char *text;
   size_t len;
   unsigned *line_start; /* offsets of line starts */
   int nlines;
-} Source;
+  unsigned base; /* a file of a project: where its text starts in the project's */
+  Vec parts;     /* the project's text: Source* of its files, by base */
+};
 
 bool source_load(Source *src, const char *path);
+/* Takes text (len bytes, copied) as the file `path`. */
+void source_set_text(Source *src, const char *path, const char *text, size_t len);
+/* Lays the files end to end into one text (their bases are set). */
+void source_join(Source *all, Vec *files, const char *path);
+/* The file of a project's text that off lies in (src itself if it has no parts). */
+const Source *source_file_at(const Source *src, unsigned off);
+/* File, line and column of off (in the file it lies in). */
+void source_locate(const Source *src, unsigned off, const char **path, int *line, int *col);
 void source_linecol(const Source *src, unsigned off, int *line, int *col);
 /* The line containing off, without its newline. */
 const char *source_line(const Source *src, unsigned off, size_t *len);
@@ -72,6 +86,9 @@ void verror_at(unsigned off, const char *fmt, va_list ap);
 void warning_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void note_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void remark_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error (counted) or a warning at off of a file outside the project's text. */
+void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* `tfuse: error: ...` with no location. */
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -83,27 +100,34 @@ int diag_end_trial(char **first_message, unsigned *first_off);
 
 /* ===================== tool/edit.c ===================== */
 
-/* Passes never write files.  They record edits against the input text and
- * this module applies them, rejecting overlaps. */
+/* Passes never write files.  They record edits against the project's text
+ * and this module applies them to each file, rejecting overlaps. */
 typedef struct {
-  unsigned off, len; /* replaced range of the input */
-  char *text;        /* replacement */
-  int seq;           /* insertion order: ties at one offset keep it */
+  const Source *file; /* the file it changes */
+  unsigned off, len;  /* replaced range of the project's text */
+  char *text;         /* replacement */
+  int seq;            /* insertion order: ties at one offset keep it */
 } Edit;
 
 typedef struct {
   Vec edits;
 } EditList;
 
-/* Starts a run: insertion order counts from zero again. */
-void edit_init(void);
+/* Starts a run: insertion order counts from zero again; edits are against
+ * `project` (the files in its parts once it has them). */
+void edit_init(const Source *project);
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text);
 void edit_insert(EditList *el, unsigned off, const char *text);
-/* Applies all edits to src; returns NULL (after an error) on overlap. */
-char *edit_apply(EditList *el, const Source *src, size_t *out_len);
+/* Whether some edit changes `file`. */
+bool edit_touches(const EditList *el, const Source *file);
+/* Applies the edits that change `file` to its text; returns NULL (after an
+ * error) on overlap. */
+char *edit_apply(EditList *el, const Source *file, size_t *out_len);
 /* Writes data to path atomically (temporary file in the same folder, then
  * rename); "-" is stdout.  Returns false after printing an error. */
 bool edit_write_file(const char *path, const char *data, size_t len);
+/* Writes n files, all or none: every temporary file first, then the renames. */
+bool edit_write_files(int n, const char **paths, char **data, const size_t *lens);
 
 /* ===================== tool/options.c ===================== */
 
@@ -122,8 +146,10 @@ typedef struct {
 enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8 };
 
 typedef struct {
-  const char *input;
-  const char *output; /* NULL: stdout */
+  Vec inputs;         /* char*: the files given */
+  const char *output; /* -o FILE; NULL: stdout */
+  const char *out_dir; /* -out-dir DIR */
+  const char *root;    /* -root DIR */
   bool in_place;
   bool promote;
   bool report;
@@ -168,15 +194,55 @@ void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out)
 
 /* ===================== tool/compdb.c ===================== */
 
-/* Reads the command recorded for `input` in opt->compdb_dir/compile_commands.json
- * into Flag*s appended to out (flags_normalize), and its compiler into *cc;
- * false after an error. */
-bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out);
+/* One entry of a compilation database. */
+typedef struct {
+  const char *file; /* real path */
+  Compiler cc;
+  bool cuda;        /* compiled as CUDA (by nvcc, a .cu file, or clang -x cuda) */
+  Vec flags;        /* Flag*: its options, read (flags_normalize) */
+} CompdbEntry;
+
+/* Loads dir/compile_commands.json (CompdbEntry*, first entry of a file
+ * only); false after an error. */
+bool compdb_load(const char *dir, Vec *entries);
+
+/* ===================== tool/project.c ===================== */
+
+/* A file given to tfuse (or taken from the database). */
+typedef struct {
+  const char *path; /* as given */
+  const char *real; /* its real path */
+  Compiler cc;
+  Vec flags;        /* Flag*: the database entry's, then the command line's */
+} Input;
+
+/* The files of one run: the inputs, and the headers they include that lie
+ * under the root and are not system headers. */
+typedef struct {
+  Vec inputs;       /* Input* */
+  const char *root; /* real path of the root folder */
+  Vec others;       /* char*: files of the compilation database not given */
+  Vec files;        /* Source*: the files of the project, inputs first (parse.c) */
+  Source text;      /* their text end to end: what the passes read (parse.c) */
+} Project;
+
+/* The inputs (given, or the database's), their flags, the root. */
+bool project_open(Project *p, const Options *opt);
+/* Whether path (a real path) lies under the root. */
+bool project_under_root(const Project *p, const char *real);
+/* Coarsened kernels named in database files that were not given: their
+ * launches there would not be rewritten (errors in thread mode unless
+ * -external-launches, else warnings). */
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt);
+/* Applies the edits and writes every changed file where the options say
+ * (-o, -i, -out-dir), all or none. */
+bool project_write(Project *p, EditList *el, const Options *opt);
 
 /* ===================== passes/parse.c ===================== */
 
 /* Our own syntax tree, built from libclang's cursors so that the passes
- * are plain C.  Offsets are byte offsets in the main file (the expansion
+ * are plain C.  Offsets are byte offsets in the project's text (see
+ * Source: a file of the project and a place in it; the expansion
  * location for macro-expanded code); `end` is exclusive. */
 typedef enum {
 #define X(name) name,
@@ -203,8 +269,8 @@ struct Sym {
   SymKind kind;
   char *name;
   char *usr;
-  unsigned decl_off; /* offset of the declaring name in the main file, or ~0u */
-  bool in_main_file;
+  unsigned decl_off; /* offset of the declaring name in the project's text, or ~0u */
+  bool in_main_file; /* declared in a file of the project (an input or a header of it) */
   bool in_system_header;
   bool is_array, is_pointer, is_reference, is_volatile, is_const;
   bool is_extern; /* extern __shared__ */
@@ -237,7 +303,7 @@ struct Sym {
 
 struct Node {
   NodeKind kind;
-  unsigned begin, end; /* extent in the main file */
+  unsigned begin, end; /* extent in the project's text */
   unsigned loc;        /* the cursor's own location (the name for decls) */
   bool in_macro;       /* spelled inside a macro expansion */
   int op;              /* N_BINOP/N_ASSIGN/N_UNOP: Op */
@@ -286,19 +352,20 @@ typedef enum {
 
 typedef struct Kernel Kernel;
 
-/* A parsed input: the kernels, launches and every other function. */
+/* The parsed project: the kernels, launches and every other function of
+ * its files (each once, however many inputs include it). */
 typedef struct {
-  Source *src;
-  Vec functions;  /* Node* N_FUNC with bodies, defined in the main file */
-  Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes), main file */
+  Source *src;    /* the project's text */
+  Vec functions;  /* Node* N_FUNC with bodies, defined in the project's files */
+  Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes) */
   Vec launches;   /* Node* N_CALL with is_launch */
-  Vec idents;     /* char*: every identifier spelled in the main file */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
 
-/* Parses the input with libclang; forwards the compiler's errors.  Returns
- * false when the file could not be parsed. */
-bool parse_unit(Unit *u, Source *src, const Options *opt);
+/* Parses every input with libclang, finds the project's files (fills
+ * p->files and p->text), forwards the compiler's errors, and builds the
+ * trees.  Returns false when an input could not be parsed. */
+bool parse_project(Unit *u, Project *p, const Options *opt);
 void parse_dispose(Unit *u);
 bool unit_has_ident(const Unit *u, const char *name);
 /* Offset just past the bracket matching the one at `open`, skipping
@@ -429,6 +496,9 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
  * NAME__tf_orig, inserted before the coarsened one. */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el);
 const char *original_name(const Kernel *k);
+/* Skips a comment or a literal starting at i; returns the offset after it,
+ * or i if none starts there. */
+size_t skip_comment_or_literal(const char *t, size_t len, size_t i);
 
 /* ===================== tool/main.c ===================== */
 
