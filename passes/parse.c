@@ -41,6 +41,9 @@ typedef struct {
   int cur;                /* the translation unit being read */
   Project *project;
   Vec reals;              /* char*: the real path of each of project->files */
+  /* Per translation unit: the project's files it includes (Source*), and
+   * the ranges its preprocessor skipped in them (Span*, project offsets). */
+  Vec *tu_files, *tu_skipped;
   /* CXFile -> project file, for the current translation unit (open addressing). */
   FileSlot *files;
   size_t fcap, fcount;
@@ -950,13 +953,14 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
   clang_disposeString(ver);
   for (int i = 0; i < args->len; i++)
     h = h * 31 + str_hash(args->items[i]);
-  const char *path = arena_printf("%s/preamble-%016zx.pch", dir, h);
+  const char *path = arena_printf("%s/preamble-pp-%016zx.pch", dir, h);
   if (access(path, R_OK) == 0)
     return path;
   struct CXUnsavedFile empty = {"tfuse-preamble.cu", "", 0};
   CXTranslationUnit tu = NULL;
   if (clang_parseTranslationUnit2(index, "tfuse-preamble.cu", (const char *const *)args->items, args->len, &empty,
-                                  1, CXTranslationUnit_ForSerialization, &tu) != CXError_Success)
+                                  1, CXTranslationUnit_ForSerialization | CXTranslationUnit_DetailedPreprocessingRecord,
+                                  &tu) != CXError_Success)
     return NULL;
   const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
   bool ok = clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && rename(tmp, path) == 0;
@@ -965,6 +969,9 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
     unlink(tmp);
   return ok ? path : NULL;
 }
+
+/* The preprocessing record gives the ranges #if skipped (unit_is_skipped). */
+#define PARSE_FLAGS (CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord)
 
 /* Parses one input; false after an error. */
 static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTranslationUnit *tu) {
@@ -1039,7 +1046,8 @@ typedef struct {
 typedef struct {
   Impl *im;
   CXTranslationUnit tu;
-  Vec *headers; /* Header* */
+  Vec *headers;  /* Header* */
+  Vec *included; /* char*: real paths of the files under the root it includes */
 } IncludeScan;
 
 static void include_visit(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data) {
@@ -1053,6 +1061,7 @@ static void include_visit(CXFile included, CXSourceLocation *stack, unsigned dep
   if (!project_under_root(sc->im->project, real))
     return;
   bool system = clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0));
+  vec_push(sc->included, (void *)real);
   for (int i = 0; i < sc->headers->len; i++) {
     Header *h = sc->headers->items[i];
     if (!strcmp(h->real, real)) {
@@ -1090,7 +1099,7 @@ static void find_files(Impl *im, Project *p) {
     Input *in = p->inputs.items[i];
     vec_push(&p->files, file_text(im->tus[i], clang_getFile(im->tus[i], in->path), in->path));
     vec_push(&im->reals, (void *)in->real);
-    IncludeScan sc = {im, im->tus[i], &headers};
+    IncludeScan sc = {im, im->tus[i], &headers, &im->tu_files[i]};
     clang_getInclusions(im->tus[i], include_visit, &sc);
   }
   if (headers.len > 1)
@@ -1106,6 +1115,17 @@ static void find_files(Impl *im, Project *p) {
     vec_push(&im->reals, (void *)h->real);
   }
   vec_free(&headers);
+  /* Each translation unit's files of the project, as Source*. */
+  for (int t = 0; t < im->ntus; t++) {
+    Vec reals = im->tu_files[t];
+    im->tu_files[t] = (Vec){0};
+    vec_push(&im->tu_files[t], p->files.items[t]);
+    for (int i = 0; i < reals.len; i++)
+      for (int j = p->inputs.len; j < im->reals.len; j++)
+        if (!strcmp(reals.items[i], im->reals.items[j]))
+          vec_push(&im->tu_files[t], p->files.items[j]);
+    vec_free(&reals);
+  }
   source_join(&p->text, &p->files, p->inputs.len == 1 ? ((Input *)p->inputs.items[0])->path : "the files given");
 }
 
@@ -1116,6 +1136,8 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   im->project = p;
   im->index = clang_createIndex(0, 0);
   im->tus = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof *im->tus);
+  im->tu_files = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
+  im->tu_skipped = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
   bool ok = true;
   for (int i = 0; i < p->inputs.len; i++)
     ok &= parse_input(im, p->inputs.items[i], opt, &im->tus[im->ntus++]);
@@ -1127,8 +1149,45 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   for (int i = 0; i < im->ntus; i++) {
     set_tu(im, i);
     clang_visitChildren(clang_getTranslationUnitCursor(im->tus[i]), top_visit, u);
+    CXSourceRangeList *l = clang_getAllSkippedRanges(im->tus[i]);
+    for (unsigned j = 0; l && j < l->count; j++) {
+      unsigned b, e;
+      if (loc_in_main(im, clang_getRangeStart(l->ranges[j]), &b) &&
+          loc_in_main(im, clang_getRangeEnd(l->ranges[j]), &e) && b <= e) {
+        unsigned *r = arena_alloc(2 * sizeof *r);
+        r[0] = b;
+        r[1] = e;
+        vec_push(&im->tu_skipped[i], r);
+      }
+    }
+    if (l)
+      clang_disposeSourceRangeList(l);
   }
   return true;
+}
+
+bool unit_is_skipped(const Unit *u, unsigned off) {
+  Impl *im = impl_of(u);
+  if (!im)
+    return false;
+  const Source *f = source_file_at(u->src, off);
+  bool seen = false;
+  for (int t = 0; t < im->ntus; t++) {
+    bool includes = false;
+    for (int i = 0; i < im->tu_files[t].len && !includes; i++)
+      includes = im->tu_files[t].items[i] == f;
+    if (!includes)
+      continue;
+    seen = true;
+    bool skipped = false;
+    for (int i = 0; i < im->tu_skipped[t].len && !skipped; i++) {
+      unsigned *r = im->tu_skipped[t].items[i];
+      skipped = r[0] <= off && off < r[1];
+    }
+    if (!skipped)
+      return false; /* active for this input */
+  }
+  return seen;
 }
 
 void parse_dispose(Unit *u) {
@@ -1139,6 +1198,8 @@ void parse_dispose(Unit *u) {
     if (im->tus[i])
       clang_disposeTranslationUnit(im->tus[i]);
   free(im->tus);
+  free(im->tu_files);
+  free(im->tu_skipped);
   free(im->files);
   free(im->seen);
   vec_free(&im->reals);

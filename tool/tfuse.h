@@ -368,6 +368,9 @@ typedef struct {
 bool parse_project(Unit *u, Project *p, const Options *opt);
 void parse_dispose(Unit *u);
 bool unit_has_ident(const Unit *u, const char *name);
+/* Whether the preprocessor skipped off (#if 0 ... #endif) for every input
+ * that includes its file. */
+bool unit_is_skipped(const Unit *u, unsigned off);
 /* Offset just past the bracket matching the one at `open`, skipping
  * comments and literals; returns `limit` if unmatched. */
 unsigned text_match(const Source *src, unsigned open, unsigned limit);
