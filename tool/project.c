@@ -41,6 +41,15 @@ bool project_under_root(const Project *p, const char *real) {
   return !strncmp(real, p->root, n) && real[n] == '/';
 }
 
+/* A real path as messages show it: relative to the current folder if under it. */
+static const char *shown_path(const char *real) {
+  char cwd[PATH_MAX];
+  size_t n;
+  if (!getcwd(cwd, sizeof cwd) || !(n = strlen(cwd)) || strncmp(real, cwd, n) || real[n] != '/')
+    return real;
+  return real + n + 1;
+}
+
 static void add_input(Project *p, const char *path, const char *real, const CompdbEntry *e, const Options *opt) {
   for (int i = 0; i < p->inputs.len; i++)
     if (!strcmp(((Input *)p->inputs.items[i])->real, real))
@@ -130,7 +139,7 @@ bool project_open(Project *p, const Options *opt) {
     for (int j = 0; j < p->inputs.len && !given; j++)
       given = !strcmp(((Input *)p->inputs.items[j])->real, e->file);
     if (!given)
-      vec_push(&p->others, (void *)e->file);
+      vec_push(&p->others, (void *)shown_path(e->file));
   }
   vec_free(&entries);
   return true;
