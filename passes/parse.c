@@ -1087,7 +1087,10 @@ static Source *file_text(CXTranslationUnit tu, CXFile f, const char *path) {
   size_t size = 0;
   const char *text = f ? clang_getFileContents(tu, f, &size) : NULL;
   Source *src = arena_alloc(sizeof *src);
-  source_set_text(src, path, text ? text : "", text ? size : 0);
+  if (text)
+    source_set_text(src, path, text, size);
+  else if (!source_load(src, path)) /* libclang has no buffer for it: the file as it is now */
+    source_set_text(src, path, "", 0);
   return src;
 }
 
@@ -1243,7 +1246,8 @@ void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
     buf_printf(out, " %s.%s", n->bi == BI_THREADIDX ? "threadIdx" : n->bi == BI_BLOCKIDX ? "blockIdx"
                                 : n->bi == BI_BLOCKDIM ? "blockDim" : "gridDim",
                n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?");
-  if (depth == 0 && u->src->parts.len > 1) { /* a function: in which file */
+  if (depth == 0 && u->src->parts.len > 1 && source_file_at(u->src, n->begin) != u->src->parts.items[0]) {
+    /* a function of another file than the first input: which */
     const char *slash = strrchr(path, '/');
     buf_printf(out, " <%s:%d:%d>", slash ? slash + 1 : path, line, col);
   } else {
