@@ -342,6 +342,25 @@ size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
   return i;
 }
 
+bool text_opens_launch(const Source *src, size_t p) {
+  const char *t = src->text;
+  size_t len = src->len;
+  p = source_skip_space(src, (unsigned)p);
+  if (p < len && t[p] == '<' && !(p + 2 < len && t[p + 1] == '<' && t[p + 2] == '<')) {
+    int depth = 0; /* template arguments */
+    for (; p < len; p++) {
+      if (t[p] == '<')
+        depth++;
+      else if (t[p] == '>' && --depth == 0)
+        break;
+      else if (t[p] == ';' || t[p] == '{')
+        break;
+    }
+    p = source_skip_space(src, (unsigned)(p + 1));
+  }
+  return p + 2 < len && t[p] == '<' && t[p + 1] == '<' && t[p + 2] == '<';
+}
+
 /* The text's own word for it: every `NAME<<<` or `NAME<...><<<` of a
  * coarsened kernel in the file must be a launch that was rewritten.  One
  * that is not (in a host template whose arguments clang leaves dependent,
@@ -369,20 +388,7 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
       i++;
       continue;
     }
-    size_t p = source_skip_space(u->src, (unsigned)(i + nl));
-    if (p < len && t[p] == '<' && !(p + 2 < len && t[p + 1] == '<' && t[p + 2] == '<')) {
-      int depth = 0; /* template arguments */
-      for (; p < len; p++) {
-        if (t[p] == '<')
-          depth++;
-        else if (t[p] == '>' && --depth == 0)
-          break;
-        else if (t[p] == ';' || t[p] == '{')
-          break;
-      }
-      p = source_skip_space(u->src, (unsigned)(p + 1));
-    }
-    if (p + 2 < len && t[p] == '<' && t[p + 1] == '<' && t[p + 2] == '<') {
+    if (text_opens_launch(u->src, i + nl)) {
       bool rewritten = false;
       for (int d = 0; d < done->len && !rewritten; d++) {
         Node *c = done->items[d];

@@ -158,24 +158,13 @@ static long find_launch(const Source *f, const char *name) {
       i = j;
       continue;
     }
-    if ((i > 0 && is_ident(t[i - 1])) || i + nl > len || strncmp(t + i, name, nl) || (i + nl < len && is_ident(t[i + nl]))) {
+    bool word = !(i > 0 && is_ident(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
+                !(i + nl < len && is_ident(t[i + nl]));
+    if (!word) {
       i++;
       continue;
     }
-    size_t p = source_skip_space(f, (unsigned)(i + nl));
-    if (p < len && t[p] == '<' && !(p + 2 < len && t[p + 1] == '<' && t[p + 2] == '<')) {
-      int depth = 0; /* template arguments */
-      for (; p < len; p++) {
-        if (t[p] == '<')
-          depth++;
-        else if (t[p] == '>' && --depth == 0)
-          break;
-        else if (t[p] == ';' || t[p] == '{')
-          break;
-      }
-      p = source_skip_space(f, (unsigned)(p + 1));
-    }
-    if (p + 2 < len && t[p] == '<' && t[p + 1] == '<' && t[p + 2] == '<')
+    if (text_opens_launch(f, i + nl))
       return (long)i;
     i += nl;
   }

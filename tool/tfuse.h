@@ -502,6 +502,9 @@ const char *original_name(const Kernel *k);
 /* Skips a comment or a literal starting at i; returns the offset after it,
  * or i if none starts there. */
 size_t skip_comment_or_literal(const char *t, size_t len, size_t i);
+/* Whether the text at p (just after a kernel's name) opens a launch:
+ * `<<<`, or template arguments and then `<<<`. */
+bool text_opens_launch(const Source *src, size_t p);
 
 /* ===================== tool/main.c ===================== */
 
