@@ -20,7 +20,6 @@
 #include "tfuse.h"
 
 #include <clang-c/Index.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,8 +90,8 @@ static char *take_string(CXString s) {
 static size_t hash_ptr(const void *p) { return (size_t)(uintptr_t)p * 11400714819323198485u; }
 
 static const char *real_path(const char *path) {
-  char buf[PATH_MAX];
-  return realpath(path, buf) ? arena_strdup(buf) : arena_strdup(path);
+  const char *r = path_real(path);
+  return r ? r : arena_strdup(path);
 }
 
 /* The project's file that libclang's file f is, or NULL. */

@@ -12,7 +12,6 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <stdio.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -69,8 +68,9 @@ bool compdb_load(const char *dir, Vec *entries) {
     const char *full = f[0] == '/' ? arena_strdup(f) : arena_printf("%s/%s", cdir, f);
     clang_disposeString(fs);
     clang_disposeString(ds);
-    char buf[PATH_MAX];
-    const char *real = realpath(full, buf) ? arena_strdup(buf) : full;
+    const char *real = path_real(full);
+    if (!real)
+      real = full;
     bool seen = false;
     for (int j = 0; j < entries->len && !seen; j++)
       seen = !strcmp(((CompdbEntry *)entries->items[j])->file, real);

@@ -23,11 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *real_of(const char *path) {
-  char buf[PATH_MAX];
-  return realpath(path, buf) ? arena_strdup(buf) : NULL;
-}
-
 /* The folder of a real path ("/" for a file at the top). */
 static char *dir_of(const char *real) {
   const char *slash = strrchr(real, '/');
@@ -83,7 +78,7 @@ bool project_open(Project *p, const Options *opt) {
   }
   for (int i = 0; i < opt->inputs.len; i++) {
     const char *path = opt->inputs.items[i];
-    const char *real = real_of(path);
+    const char *real = path_real(path);
     FILE *f = real ? fopen(path, "rb") : NULL;
     if (!f) {
       error_plain("cannot open '%s': %s", path, strerror(errno));
@@ -111,7 +106,7 @@ bool project_open(Project *p, const Options *opt) {
 
   /* The root: given, or the inputs' deepest common folder. */
   if (opt->root) {
-    p->root = real_of(opt->root);
+    p->root = path_real(opt->root);
     struct stat st;
     if (!p->root || stat(p->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
       error_plain("the root '%s' is not a folder", opt->root);
@@ -253,7 +248,7 @@ bool project_write(Project *p, EditList *el, const Options *opt) {
       continue;
     const char *dest = f->path;
     if (opt->out_dir) {
-      const char *real = real_of(f->path);
+      const char *real = path_real(f->path);
       if (!real || !project_under_root(p, real)) {
         error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", f->path, p->root);
         ok = false;

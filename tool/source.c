@@ -3,6 +3,8 @@
 #include "tfuse.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +29,11 @@ bool source_load(Source *src, const char *path) {
   source_set_text(src, path, b.data ? b.data : "", b.len);
   buf_free(&b);
   return true;
+}
+
+const char *path_real(const char *path) {
+  char buf[PATH_MAX];
+  return realpath(path, buf) ? arena_strdup(buf) : NULL;
 }
 
 void source_set_text(Source *src, const char *path, const char *text, size_t len) {

@@ -59,6 +59,8 @@ struct Source {
 };
 
 bool source_load(Source *src, const char *path);
+/* The real path of path (realpath), or NULL when there is none. */
+const char *path_real(const char *path);
 /* Takes text (len bytes, copied) as the file `path`. */
 void source_set_text(Source *src, const char *path, const char *text, size_t len);
 /* Lays the files end to end into one text (their bases are set). */
