@@ -2,7 +2,7 @@
 #
 #   tfuse_coarsen(<out-var>
 #                 SOURCES <file.cu>...
-#                 FACTOR <K>
+#                 FACTOR <K>|auto
 #                 [MODE block|thread]
 #                 [DIM x|y|z]
 #                 [MAPPING stride|consecutive]
@@ -21,6 +21,12 @@
 #
 #   tfuse_coarsen(gen SOURCES saxpy.cu FACTOR 4)
 #   add_executable(saxpy_k4 ${gen})
+#
+# FACTOR auto runs `tfuse -factor auto` (each kernel emitted once per
+# candidate, the choice made at run time): the output is
+# <stem>.tfuse.kauto[.<tags>].cu, and the target must link tfuse::tune
+# (target_link_libraries(app PRIVATE tfuse::tune)); it cannot be combined
+# with CHECK.
 #
 # <stem> is the input's name without its last extension; <tags> name the
 # MODE, DIM and MAPPING given and `check` for CHECK, in that order (none for
@@ -67,8 +73,11 @@ function(tfuse_coarsen out_var)
   if(NOT DEFINED _tf_FACTOR)
     message(FATAL_ERROR "tfuse_coarsen: FACTOR <K> is required")
   endif()
-  if(NOT _tf_FACTOR MATCHES "^[1-9][0-9]*$")
-    message(FATAL_ERROR "tfuse_coarsen: FACTOR must be an integer >= 1, got '${_tf_FACTOR}'")
+  if(NOT _tf_FACTOR MATCHES "^([1-9][0-9]*|auto)$")
+    message(FATAL_ERROR "tfuse_coarsen: FACTOR must be an integer >= 1 or auto, got '${_tf_FACTOR}'")
+  endif()
+  if(_tf_FACTOR STREQUAL "auto" AND _tf_CHECK)
+    message(FATAL_ERROR "tfuse_coarsen: FACTOR auto and CHECK cannot be used together")
   endif()
   if(DEFINED _tf_MODE AND NOT _tf_MODE MATCHES "^(block|thread)$")
     message(FATAL_ERROR "tfuse_coarsen: MODE must be block or thread, got '${_tf_MODE}'")

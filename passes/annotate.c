@@ -72,7 +72,7 @@ static bool parse_pragma(const Source *src, unsigned hash, unsigned eol, Pragma 
     const char *what;
     if (nlen == 6 && !strncmp(t + name, "factor", 6)) {
       ok = params_set_factor(&pr->p, value);
-      what = "an integer from 1 to 1024";
+      what = "an integer from 1 to 1024 or auto";
     } else if (nlen == 3 && !strncmp(t + name, "dim", 3)) {
       ok = params_set_dim(&pr->p, value);
       what = "x, y or z";
@@ -125,6 +125,43 @@ static Kernel *kernel_for(Vec *kernels, Node *fn) {
   k->sym = fn->sym;
   vec_push(kernels, k);
   return k;
+}
+
+static Kernel *kernel_of(Vec *kernels, Node *fn) {
+  for (int i = 0; i < kernels->len; i++)
+    if (((Kernel *)kernels->items[i])->fn == fn)
+      return kernels->items[i];
+  return NULL;
+}
+
+static bool same_params(const Kernel *a, const Kernel *b) {
+  return a && b && a->p.factor == b->p.factor && a->p.mode == b->p.mode && a->p.dim == b->p.dim &&
+         a->p.mapping == b->p.mapping;
+}
+
+/* Block mode gives a kernel an extra first parameter. A template kernel
+ * and its explicit specializations must keep one signature, so in block
+ * mode they are coarsened together, with the same parameters. */
+static void check_specializations(Unit *u, Vec *kernels) {
+  for (int i = 0; i < u->functions.len; i++) {
+    Node *spec = u->functions.items[i];
+    if (!spec->sym->spec_of)
+      continue;
+    for (int j = 0; j < u->functions.len; j++) {
+      Node *tmpl = u->functions.items[j];
+      if (tmpl->sym != spec->sym->spec_of)
+        continue;
+      Kernel *ks = kernel_of(kernels, spec), *kt = kernel_of(kernels, tmpl);
+      bool block = (ks && ks->p.factor > 1 && ks->p.mode == MODE_BLOCK) ||
+                   (kt && kt->p.factor > 1 && kt->p.mode == MODE_BLOCK);
+      if (block && !same_params(ks, kt))
+        error_at(spec->loc, "explicit specialization of template kernel '%s' %s: in block mode both get an "
+                            "extra parameter, so coarsen the template and its specializations alike",
+                 spec->sym->name,
+                 !ks ? "is not coarsened with its template" : !kt ? "is coarsened but its template is not"
+                                                             : "is coarsened differently from its template");
+    }
+  }
 }
 
 void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
@@ -198,4 +235,5 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
       error_plain("no __global__ function named '%s' is defined in '%s'", name, src->path);
   }
   vec_free(&pragmas);
+  check_specializations(u, kernels);
 }

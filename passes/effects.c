@@ -18,6 +18,12 @@
  *                                operator writes its object)
  *   helper(...)                  also what the helper's body writes besides
  *                                its own locals (its summary)
+ * Calls: what a callee does comes from ONE table of CUDA's and the C
+ * library's functions (known_fns: pure, load, store, warp-synchronous,
+ * barrier... see FnClass in tfuse.h), else from the callee's body, the
+ * file's own or a header's (effects_prepare loads those), else it is
+ * unknown and legality refuses the call.  A dependent call in a template
+ * does what any of its candidates may do.
  * Sound by construction: a pointer whose origin is not followed (loaded
  * from memory, returned by a call, made from an integer) points to
  * `unknown`, and a write through it is `unknown`, which callers must treat
@@ -59,7 +65,11 @@ static void pts_union(PointsTo *into, const PointsTo *from) {
   into->unknown |= from->unknown;
 }
 
-static Node *strip_casts(Node *n) {
+/* A variable that may hold a pointer: a pointer, or of a type that depends
+ * on a template parameter (`T p` with T = int *). */
+static bool holds_pointer(const Sym *s) { return s->is_pointer || s->type_dependent; }
+
+static Node *strip_implicit(Node *n) {
   while (n && (n->kind == N_PAREN || n->kind == N_UNEXPOSED) && n->nkid >= 1)
     n = n->kid[n->nkid - 1];
   return n;
@@ -70,7 +80,7 @@ static void pts_of(Node *n, PointsTo *out);
 /* The objects an lvalue designates (the whole variable for an element or
  * member of it).  `this_obj` is set for a member of the implicit object. */
 static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
-  Node *n = strip_casts(lv);
+  Node *n = strip_implicit(lv);
   if (!n) {
     out->unknown = true;
     return;
@@ -91,7 +101,7 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
       add_sym(&out->syms, n->sym);
     return;
   case N_SUBSCRIPT: {
-    Node *base = strip_casts(n->kid[0]);
+    Node *base = strip_implicit(n->kid[0]);
     if (base && base->kind == N_DECL_REF && base->sym && base->sym->is_array && base->sym->kind != SYM_PARAM) {
       lvalue_objects(base, out, this_obj);
       return;
@@ -99,7 +109,7 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
     if (base && base->kind == N_SUBSCRIPT) { /* a[i][j]: a row of an array */
       Node *root = base;
       while (root && root->kind == N_SUBSCRIPT)
-        root = strip_casts(root->kid[0]);
+        root = strip_implicit(root->kid[0]);
       if (root && root->kind == N_DECL_REF && root->sym && root->sym->is_array && root->sym->kind != SYM_PARAM) {
         lvalue_objects(root, out, this_obj);
         return;
@@ -182,7 +192,7 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
 
 /* What a pointer-valued expression may point into. */
 static void pts_of(Node *n, PointsTo *out) {
-  n = strip_casts(n);
+  n = strip_implicit(n);
   if (!n) {
     out->unknown = true;
     return;
@@ -207,20 +217,20 @@ static void pts_of(Node *n, PointsTo *out) {
       out->unknown = true;
       return;
     }
-    if (s->kind == SYM_PARAM && (s->is_pointer || s->is_array)) {
+    if (s->kind == SYM_PARAM && (holds_pointer(s) || s->is_array)) {
       /* A kernel's pointer argument points to global memory; a helper's
        * is followed at its call sites (its out_params). */
       out->memory = true;
       return;
     }
-    if (s->kind == SYM_LOCAL && s->is_pointer) {
+    if (s->kind == SYM_LOCAL && holds_pointer(s)) {
       if (s->pts)
         pts_union(out, s->pts);
       else
         out->unknown = true;
       return;
     }
-    if (s->is_pointer) {
+    if (holds_pointer(s)) {
       out->unknown = true; /* a pointer held in a shared or global variable */
       return;
     }
@@ -267,7 +277,7 @@ static void pts_of(Node *n, PointsTo *out) {
       pts_of(n->kid[i], out);
     return;
   case N_CAST: {
-    Node *op = n->nkid ? strip_casts(n->kid[n->nkid - 1]) : NULL;
+    Node *op = n->nkid ? strip_implicit(n->kid[n->nkid - 1]) : NULL;
     if (!op || (op->type_integral && op->kind != N_LITERAL)) {
       out->unknown = true; /* a pointer made from an integer */
       return;
@@ -279,7 +289,7 @@ static void pts_of(Node *n, PointsTo *out) {
     out->memory = true;
     return;
   case N_CALL:
-    if (n->sym && n->sym->in_system_header && n->sym->name && !strcmp(n->sym->name, "malloc")) {
+    if (fn_class(n->sym) == FN_ALLOC && n->sym->name && strcmp(n->sym->name, "free")) {
       out->memory = true;
       return;
     }
@@ -330,13 +340,33 @@ static void store_through(Node *ptr, Effects *e) {
 
 /* ---- calls ---- */
 
+/* The child of a dependent call that names its callee (the overload set). */
+static int dependent_callee_index(const Node *call) {
+  for (int i = 0; i < call->nkid; i++) {
+    const Node *c = call->kid[i];
+    for (int depth = 0; c && depth < 4; depth++) {
+      if (c->cand == call->cand)
+        return i;
+      c = c->nkid ? c->kid[c->nkid - 1] : NULL;
+    }
+  }
+  return 0;
+}
+
 void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
   *obj = NULL;
   *obj_ptr = false;
   Sym *fn = call->sym;
+  if (!fn && call->cand) {
+    int callee = dependent_callee_index(call);
+    for (int i = 0; i < call->nkid; i++)
+      if (i != callee && call->kid[i]->kind != N_TYPE_REF)
+        vec_push(args, call->kid[i]);
+    return;
+  }
   int callee = -1;
   for (int i = 0; i < call->nkid && fn; i++) {
-    Node *c = strip_casts(call->kid[i]);
+    Node *c = strip_implicit(call->kid[i]);
     if (c && c->kind == N_DECL_REF && c->sym == fn) {
       callee = i;
       break;
@@ -357,7 +387,7 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
     }
     return;
   }
-  Node *c0 = call->nkid ? strip_casts(call->kid[0]) : NULL;
+  Node *c0 = call->nkid ? strip_implicit(call->kid[0]) : NULL;
   if (c0 && c0->kind == N_MEMBER && fn && fn->is_method) {
     /* obj.f(args) or p->f(args). */
     if (c0->nkid == 1) {
@@ -373,45 +403,256 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
       vec_push(args, call->kid[i]);
 }
 
-static const char *effect_names[] = {
-    "atomic", "printf", "malloc", "free", "__threadfence", "__nanosleep", "__trap", "__brkpt",
-    "clock", "__assert", "assert", "__prof_trigger", "__st", "memcpy", "memset", "__syncthreads",
-    "__syncwarp", "__shfl", "__ballot", "__any", "__all", "__activemask", "__match", "__reduce",
-    "curand", "vprintf", "__pipeline", "__isShared", "__isGlobal", "__cvta", "__ld", "__fence",
-    "__barrier", "__mbarrier", "__cluster", "_rand",
+/* ---- functions tfuse knows without reading their bodies ---- */
+
+/* CUDA's device intrinsics and math, and the C library functions device
+ * code may call, by name (a name ending in '*' is a prefix; `C::*` is every
+ * member of a class whose name starts with C); the first match wins.  Only
+ * functions declared in system headers are looked up, so a user's own
+ * `max` or `atomicAdd` is analysed by its body.  A system function not
+ * listed here is analysed by its body when tfuse can read one that does not
+ * test __CUDA_ARCH__, else refused. */
+typedef struct {
+  const char *name;
+  FnClass cls;
+} KnownFn;
+
+static const KnownFn known_fns[] = {
+    /* barriers and block-wide collectives */
+    {"__syncthreads", FN_BARRIER},
+    {"__syncthreads_count", FN_BLOCK_REDUCE}, {"__syncthreads_and", FN_BLOCK_REDUCE},
+    {"__syncthreads_or", FN_BLOCK_REDUCE}, {"syncthreads_count", FN_BLOCK_REDUCE},
+    {"syncthreads_and", FN_BLOCK_REDUCE}, {"syncthreads_or", FN_BLOCK_REDUCE},
+    /* the physical block's cluster, named barriers, asynchronous barriers,
+     * the device runtime (launches from the device, grid dependencies) */
+    {"__cluster*", FN_UNSUPPORTED}, {"__isClusterShared", FN_UNSUPPORTED}, {"__barrier_*", FN_UNSUPPORTED},
+    {"__mbarrier*", FN_UNSUPPORTED}, {"cudaCG*", FN_UNSUPPORTED}, {"cuda*", FN_UNSUPPORTED},
+    {"__cudaCDP*", FN_UNSUPPORTED}, {"__fetch_builtin_*", FN_UNSUPPORTED},
+    /* warp-synchronous */
+    {"__shfl*", FN_WARP}, {"__ballot*", FN_WARP}, {"__any", FN_WARP}, {"__all", FN_WARP},
+    {"__any_sync", FN_WARP}, {"__all_sync", FN_WARP}, {"__uni_sync", FN_WARP}, {"__activemask", FN_WARP},
+    {"__syncwarp", FN_WARP}, {"__match*", FN_WARP}, {"__reduce_*", FN_WARP}, {"ballot", FN_WARP},
+    {"any", FN_WARP}, {"all", FN_WARP}, {"load_matrix_sync", FN_WARP}, {"store_matrix_sync", FN_WARP},
+    {"mma_sync", FN_WARP}, {"bmma_sync", FN_WARP}, {"fill_fragment", FN_WARP},
+    /* fences */
+    {"__threadfence*", FN_FENCE},
+    /* loads */
+    {"__ldcv", FN_LOAD_SHARED}, {"__ldlu", FN_LOAD_SHARED},
+    {"__ldg", FN_LOAD}, {"__ldca", FN_LOAD}, {"__ldcg", FN_LOAD}, {"__ldcs", FN_LOAD},
+    {"tex1D*", FN_LOAD}, {"tex2D*", FN_LOAD}, {"tex3D*", FN_LOAD}, {"texCubemap*", FN_LOAD},
+    {"__tex_fetch*", FN_LOAD}, {"surf1Dread", FN_LOAD}, {"surf2Dread", FN_LOAD}, {"surf3Dread", FN_LOAD},
+    {"surf1DLayeredread", FN_LOAD}, {"surf2DLayeredread", FN_LOAD}, {"surfCubemapread", FN_LOAD},
+    {"surfCubemapLayeredread", FN_LOAD},
+    /* stores: atomics (CUDA's and the compiler's), cache-hinted stores,
+     * surfaces, memory copies, random number generators (their state) */
+    {"atomic*", FN_STORE}, {"__iAtomic*", FN_STORE}, {"__uAtomic*", FN_STORE}, {"__fAtomic*", FN_STORE},
+    {"__dAtomic*", FN_STORE}, {"__llAtomic*", FN_STORE}, {"__ullAtomic*", FN_STORE},
+    {"__illAtomic*", FN_STORE}, {"__usAtomic*", FN_STORE}, {"__atomic_*", FN_STORE}, {"__c11_atomic_*", FN_STORE},
+    {"__hip_atomic*", FN_STORE}, {"__stwb", FN_STORE}, {"__stcg", FN_STORE}, {"__stcs", FN_STORE},
+    {"__stwt", FN_STORE}, {"surf1Dwrite", FN_STORE}, {"surf2Dwrite", FN_STORE}, {"surf3Dwrite", FN_STORE},
+    {"surf1DLayeredwrite", FN_STORE}, {"surf2DLayeredwrite", FN_STORE}, {"surfCubemapwrite", FN_STORE},
+    {"surfCubemapLayeredwrite", FN_STORE}, {"memcpy", FN_STORE}, {"memset", FN_STORE}, {"memmove", FN_STORE},
+    {"__builtin_memcpy", FN_STORE}, {"__builtin_memset", FN_STORE}, {"__builtin_memmove", FN_STORE},
+    {"__nv_memcpy_async*", FN_STORE}, {"__pipeline_*", FN_STORE}, {"curand*", FN_STORE},
+    /* effects of their own */
+    {"printf", FN_EFFECT}, {"vprintf", FN_EFFECT}, {"__assert_fail", FN_EFFECT}, {"__assertfail", FN_EFFECT},
+    {"__assert_rtn", FN_EFFECT}, {"__assert", FN_EFFECT}, {"_assert", FN_EFFECT}, {"__trap", FN_EFFECT},
+    {"__brkpt", FN_EFFECT}, {"__prof_trigger", FN_EFFECT}, {"__nanosleep", FN_EFFECT},
+    {"__builtin_trap", FN_EFFECT}, {"__builtin_abort", FN_EFFECT}, {"abort", FN_EFFECT},
+    /* memory allocation */
+    {"malloc", FN_ALLOC}, {"free", FN_ALLOC}, {"__builtin_alloca*", FN_ALLOC},
+    {"__builtin_operator_new", FN_ALLOC}, {"__builtin_operator_delete", FN_ALLOC},
+    /* time and performance counters */
+    {"clock", FN_CLOCK}, {"clock64", FN_CLOCK}, {"__globaltimer", FN_CLOCK}, {"__builtin_readcyclecounter", FN_CLOCK},
+    {"__pm0", FN_CLOCK}, {"__pm1", FN_CLOCK}, {"__pm2", FN_CLOCK}, {"__pm3", FN_CLOCK},
+    /* compiler builtins: pure but for the ones above and the target's own */
+    {"__builtin_nvvm*", FN_UNKNOWN}, {"__builtin_ptx*", FN_UNKNOWN}, {"__builtin_*", FN_PURE},
+    /* pure: libdevice, intrinsics, conversions, half and bfloat16
+     * arithmetic, SIMD-in-a-word, address-space queries */
+    {"__nv_*", FN_PURE}, {"__h*", FN_PURE}, {"__internal_*", FN_PURE}, {"__float2*", FN_PURE},
+    {"__float_as*", FN_PURE}, {"__floats2*", FN_PURE}, {"__float22*", FN_PURE}, {"__float_simpl_*", FN_PURE},
+    {"__double2*", FN_PURE}, {"__double_as*", FN_PURE}, {"__int2*", FN_PURE}, {"__int_as*", FN_PURE},
+    {"__uint2*", FN_PURE}, {"__uint_as*", FN_PURE}, {"__ll2*", FN_PURE}, {"__ull2*", FN_PURE},
+    {"__short2*", FN_PURE}, {"__ushort2*", FN_PURE}, {"__short_as*", FN_PURE}, {"__ushort_as*", FN_PURE},
+    {"__longlong_as*", FN_PURE}, {"__bfloat16*", FN_PURE}, {"__bfloat162*", FN_PURE}, {"__low2*", FN_PURE},
+    {"__lows2*", FN_PURE}, {"__lowhigh2highlow", FN_PURE}, {"__bool2mask", FN_PURE},
+    {"__fadd_*", FN_PURE}, {"__fsub_*", FN_PURE}, {"__fmul_*", FN_PURE}, {"__fdiv_*", FN_PURE},
+    {"__fdividef", FN_PURE}, {"__frcp_*", FN_PURE}, {"__fsqrt_*", FN_PURE}, {"__frsqrt_*", FN_PURE},
+    {"__fma*", FN_PURE}, {"__dadd_*", FN_PURE}, {"__dsub_*", FN_PURE}, {"__dmul_*", FN_PURE},
+    {"__ddiv_*", FN_PURE}, {"__drcp_*", FN_PURE}, {"__dsqrt_*", FN_PURE}, {"__expf", FN_PURE},
+    {"__exp10f", FN_PURE}, {"__logf", FN_PURE}, {"__log2f", FN_PURE}, {"__log10f", FN_PURE}, {"__sinf", FN_PURE},
+    {"__cosf", FN_PURE}, {"__tanf", FN_PURE}, {"__sincosf", FN_PURE}, {"__powf", FN_PURE},
+    {"__saturatef", FN_PURE}, {"__finite*", FN_PURE}, {"__isinf*", FN_PURE}, {"__isnan*", FN_PURE},
+    {"__isfinite*", FN_PURE}, {"__signbit*", FN_PURE}, {"__popc*", FN_PURE}, {"__clz*", FN_PURE},
+    {"__ffs*", FN_PURE}, {"__brev*", FN_PURE}, {"__byte_perm", FN_PURE}, {"__funnelshift_*", FN_PURE},
+    {"__mul24", FN_PURE}, {"__umul24", FN_PURE}, {"__mulhi", FN_PURE}, {"__umulhi", FN_PURE},
+    {"__mul64hi", FN_PURE}, {"__umul64hi", FN_PURE}, {"__sad", FN_PURE}, {"__usad", FN_PURE},
+    {"__rhadd", FN_PURE}, {"__urhadd", FN_PURE}, {"__uhadd", FN_PURE}, {"__fns", FN_PURE}, {"__dp4a", FN_PURE},
+    {"__dp2a_*", FN_PURE}, {"__v*", FN_PURE}, {"__isShared", FN_PURE}, {"__isGlobal", FN_PURE},
+    {"__isConstant", FN_PURE}, {"__isLocal", FN_PURE}, {"__isGridConstant", FN_PURE}, {"__isCtaShared", FN_PURE},
+    {"__cvta_*", FN_PURE}, {"__muldc3", FN_PURE}, {"__mulsc3", FN_PURE}, {"__divdc3", FN_PURE},
+    {"__divsc3", FN_PURE}, {"make_*", FN_PURE},
+    /* pure: CUDA's math API (also std:: and cuda::std:: of the same names) */
+    {"abs", FN_PURE}, {"labs", FN_PURE}, {"llabs", FN_PURE}, {"min", FN_PURE}, {"max", FN_PURE},
+    {"umin", FN_PURE}, {"umax", FN_PURE}, {"llmin", FN_PURE}, {"llmax", FN_PURE}, {"ullmin", FN_PURE},
+    {"ullmax", FN_PURE}, {"fabs", FN_PURE}, {"fabsf", FN_PURE}, {"fmin", FN_PURE}, {"fminf", FN_PURE},
+    {"fmax", FN_PURE}, {"fmaxf", FN_PURE}, {"fdim", FN_PURE}, {"fdimf", FN_PURE}, {"fma", FN_PURE},
+    {"fmaf", FN_PURE}, {"fmod", FN_PURE}, {"fmodf", FN_PURE}, {"remainder", FN_PURE}, {"remainderf", FN_PURE},
+    {"remquo", FN_PURE}, {"remquof", FN_PURE}, {"fdivide", FN_PURE}, {"fdividef", FN_PURE},
+    {"sqrt", FN_PURE}, {"sqrtf", FN_PURE}, {"rsqrt", FN_PURE}, {"rsqrtf", FN_PURE}, {"cbrt", FN_PURE},
+    {"cbrtf", FN_PURE}, {"rcbrt", FN_PURE}, {"rcbrtf", FN_PURE}, {"hypot", FN_PURE}, {"hypotf", FN_PURE},
+    {"rhypot", FN_PURE}, {"rhypotf", FN_PURE}, {"norm*", FN_PURE}, {"rnorm*", FN_PURE},
+    {"exp", FN_PURE}, {"expf", FN_PURE}, {"exp2", FN_PURE}, {"exp2f", FN_PURE}, {"exp10", FN_PURE},
+    {"exp10f", FN_PURE}, {"expm1", FN_PURE}, {"expm1f", FN_PURE}, {"log", FN_PURE}, {"logf", FN_PURE},
+    {"log2", FN_PURE}, {"log2f", FN_PURE}, {"log10", FN_PURE}, {"log10f", FN_PURE}, {"log1p", FN_PURE},
+    {"log1pf", FN_PURE}, {"logb", FN_PURE}, {"logbf", FN_PURE}, {"ilogb", FN_PURE}, {"ilogbf", FN_PURE},
+    {"pow", FN_PURE}, {"powf", FN_PURE}, {"powi", FN_PURE}, {"powif", FN_PURE}, {"ldexp", FN_PURE},
+    {"ldexpf", FN_PURE}, {"frexp", FN_PURE}, {"frexpf", FN_PURE}, {"scalbn", FN_PURE}, {"scalbnf", FN_PURE},
+    {"scalbln", FN_PURE}, {"scalblnf", FN_PURE}, {"modf", FN_PURE}, {"modff", FN_PURE},
+    {"sin", FN_PURE}, {"sinf", FN_PURE}, {"cos", FN_PURE}, {"cosf", FN_PURE}, {"tan", FN_PURE},
+    {"tanf", FN_PURE}, {"sincos", FN_PURE}, {"sincosf", FN_PURE}, {"sinpi", FN_PURE}, {"sinpif", FN_PURE},
+    {"cospi", FN_PURE}, {"cospif", FN_PURE}, {"sincospi", FN_PURE}, {"sincospif", FN_PURE},
+    {"asin", FN_PURE}, {"asinf", FN_PURE}, {"acos", FN_PURE}, {"acosf", FN_PURE}, {"atan", FN_PURE},
+    {"atanf", FN_PURE}, {"atan2", FN_PURE}, {"atan2f", FN_PURE}, {"sinh", FN_PURE}, {"sinhf", FN_PURE},
+    {"cosh", FN_PURE}, {"coshf", FN_PURE}, {"tanh", FN_PURE}, {"tanhf", FN_PURE}, {"asinh", FN_PURE},
+    {"asinhf", FN_PURE}, {"acosh", FN_PURE}, {"acoshf", FN_PURE}, {"atanh", FN_PURE}, {"atanhf", FN_PURE},
+    {"erf", FN_PURE}, {"erff", FN_PURE}, {"erfc", FN_PURE}, {"erfcf", FN_PURE}, {"erfinv", FN_PURE},
+    {"erfinvf", FN_PURE}, {"erfcinv", FN_PURE}, {"erfcinvf", FN_PURE}, {"erfcx", FN_PURE}, {"erfcxf", FN_PURE},
+    {"normcdf*", FN_PURE}, {"lgamma", FN_PURE}, {"lgammaf", FN_PURE}, {"tgamma", FN_PURE},
+    {"tgammaf", FN_PURE}, {"j0", FN_PURE}, {"j0f", FN_PURE}, {"j1", FN_PURE}, {"j1f", FN_PURE}, {"jn", FN_PURE},
+    {"jnf", FN_PURE}, {"y0", FN_PURE}, {"y0f", FN_PURE}, {"y1", FN_PURE}, {"y1f", FN_PURE}, {"yn", FN_PURE},
+    {"ynf", FN_PURE}, {"cyl_bessel_i0*", FN_PURE}, {"cyl_bessel_i1*", FN_PURE},
+    {"floor", FN_PURE}, {"floorf", FN_PURE}, {"ceil", FN_PURE}, {"ceilf", FN_PURE}, {"trunc", FN_PURE},
+    {"truncf", FN_PURE}, {"round", FN_PURE}, {"roundf", FN_PURE}, {"rint", FN_PURE}, {"rintf", FN_PURE},
+    {"nearbyint", FN_PURE}, {"nearbyintf", FN_PURE}, {"lrint", FN_PURE}, {"lrintf", FN_PURE},
+    {"llrint", FN_PURE}, {"llrintf", FN_PURE}, {"lround", FN_PURE}, {"lroundf", FN_PURE}, {"llround", FN_PURE},
+    {"llroundf", FN_PURE}, {"copysign", FN_PURE}, {"copysignf", FN_PURE}, {"nextafter", FN_PURE},
+    {"nextafterf", FN_PURE}, {"nan", FN_PURE}, {"nanf", FN_PURE}, {"signbit", FN_PURE}, {"isfinite", FN_PURE},
+    {"isinf", FN_PURE}, {"isnan", FN_PURE}, {"isnormal", FN_PURE}, {"fpclassify", FN_PURE},
+    {"isgreater", FN_PURE}, {"isgreaterequal", FN_PURE}, {"isless", FN_PURE}, {"islessequal", FN_PURE},
+    {"islessgreater", FN_PURE}, {"isunordered", FN_PURE}, {"dadd", FN_PURE}, {"dsub", FN_PURE},
+    {"dmul", FN_PURE}, {"double2int", FN_PURE}, {"double2uint", FN_PURE}, {"double2ll", FN_PURE},
+    {"double2ull", FN_PURE}, {"float2double", FN_PURE}, {"int2double", FN_PURE}, {"uint2double", FN_PURE},
+    {"ll2double", FN_PURE}, {"ull2double", FN_PURE},
+    /* half and bfloat16 math (cuda_fp16.h, cuda_bf16.h) */
+    {"hceil", FN_PURE}, {"hfloor", FN_PURE}, {"htrunc", FN_PURE}, {"hrint", FN_PURE}, {"hsqrt", FN_PURE},
+    {"hrsqrt", FN_PURE}, {"hrcp", FN_PURE}, {"hexp*", FN_PURE}, {"hlog*", FN_PURE}, {"hsin", FN_PURE},
+    {"hcos", FN_PURE}, {"htanh*", FN_PURE}, {"h2ceil", FN_PURE}, {"h2floor", FN_PURE}, {"h2trunc", FN_PURE},
+    {"h2rint", FN_PURE}, {"h2sqrt", FN_PURE}, {"h2rsqrt", FN_PURE}, {"h2rcp", FN_PURE}, {"h2exp*", FN_PURE},
+    {"h2log*", FN_PURE}, {"h2sin", FN_PURE}, {"h2cos", FN_PURE}, {"h2tanh*", FN_PURE},
+    /* C++ utilities */
+    {"move", FN_PURE}, {"forward", FN_PURE},
+    /* members of CUDA's half, bfloat16 and fp8/fp6/fp4 classes: conversions,
+     * assignments and operators on values (a non-const one writes its object) */
+    {"__half::*", FN_PURE}, {"__nv_bfloat16::*", FN_PURE}, {"__nv_fp8::*", FN_PURE}, {"__nv_fp6::*", FN_PURE},
+    {"__nv_fp4::*", FN_PURE},
 };
 
-/* A function of CUDA's or the C library's, without a body tfuse sees, that
- * has an effect of its own or depends on which thread calls it. */
-static bool system_effect_name(const char *name) {
-  for (size_t i = 0; i < sizeof effect_names / sizeof *effect_names; i++)
-    if (!strncmp(name, effect_names[i], strlen(effect_names[i])))
-      return true;
-  return false;
+/* cls: for a member, the name of its class, else NULL. */
+static const KnownFn *known_entry(const char *name, const char *cls) {
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < sizeof known_fns / sizeof *known_fns; i++) {
+    const char *k = known_fns[i].name;
+    size_t n = strlen(k);
+    const char *member = strstr(k, "::*");
+    if (member ? cls && !strncmp(cls, k, (size_t)(member - k))
+               : !cls && (k[n - 1] == '*' ? !strncmp(name, k, n - 1) : !strcmp(name, k)))
+      return &known_fns[i];
+  }
+  return NULL;
+}
+
+/* The class a member function belongs to, from its USR (`c:@S@__half@F@...`). */
+static const char *member_class(const Sym *fn) {
+  const char *u = fn->usr, *f = u ? strstr(u, "@F@") : NULL;
+  if (!f)
+    f = u ? strstr(u, "@FT@") : NULL;
+  const char *s = NULL;
+  for (const char *p = u ? strstr(u, "@S@") : NULL; p && p < f; p = strstr(p + 1, "@S@"))
+    s = p + 3;
+  return s ? arena_strndup(s, (size_t)(strchr(s, '@') - s)) : NULL;
 }
 
 bool sym_is_cooperative_groups(const Sym *s) {
   return s && s->usr && strstr(s->usr, "@N@cooperative_groups") != NULL;
 }
 
+/* The table applies to free functions of system headers; constructors there
+ * only initialise their object. */
+static const KnownFn *known_of(const Sym *fn) {
+  if (!fn->in_system_header)
+    return NULL;
+  const char *cls = member_class(fn);
+  if (cls)
+    return known_entry(fn->name, cls);
+  return fn->is_method || fn->is_ctor ? NULL : known_entry(fn->name, NULL);
+}
+
+bool fn_is_known(const Sym *fn) { return fn && fn->kind == SYM_FUNC && known_of(fn); }
+
+FnClass fn_class(const Sym *fn) {
+  if (!fn || fn->kind != SYM_FUNC)
+    return FN_UNKNOWN;
+  if (sym_is_cooperative_groups(fn))
+    return FN_COOPERATIVE;
+  const KnownFn *k = known_of(fn);
+  if (k)
+    return k->cls;
+  if ((fn->in_system_header && fn->is_ctor) || fn->is_defaulted)
+    return FN_PURE; /* initialises or assigns its object member by member */
+  if (fn->body)
+    return fn->arch_dependent ? FN_UNKNOWN : FN_BODY;
+  if (fn->is_ctor || (fn->name && !strcmp(fn->name, "__cudaPushCallConfiguration")))
+    return FN_PURE; /* an implicit constructor; a launch's configuration (copies its values) */
+  return FN_UNKNOWN;
+}
+
+const char *fn_class_name(FnClass c) {
+  switch (c) {
+  case FN_UNKNOWN: return "unknown";
+  case FN_BODY: return "analysed by its body";
+  case FN_PURE: return "pure";
+  case FN_LOAD: return "load";
+  case FN_LOAD_SHARED: return "load of memory other threads write";
+  case FN_STORE: return "store";
+  case FN_EFFECT: return "effect";
+  case FN_ALLOC: return "allocation";
+  case FN_CLOCK: return "clock";
+  case FN_FENCE: return "fence";
+  case FN_WARP: return "warp-synchronous";
+  case FN_BARRIER: return "barrier";
+  case FN_BLOCK_REDUCE: return "block-wide reduction";
+  case FN_COOPERATIVE: return "cooperative groups";
+  case FN_UNSUPPORTED: return "unsupported";
+  }
+  return "?";
+}
+
 static void summary_of(Sym *fn, Effects *out);
 
-static void call_effects(Node *call, Effects *e) {
-  Sym *fn = call->sym;
-  if (call->is_launch) {
-    /* A kernel launch writes device memory through its arguments, never
-     * the launching function's variables (they are copied). */
-    e->calls = e->memory = true;
+/* Whether fn's body may write memory through a pointer it was given (what a
+ * parameter of dependent type `T p` reaches if T is a pointer). */
+static bool body_writes_memory(Sym *fn) {
+  if (fn_class(fn) != FN_BODY)
+    return fn_class(fn) == FN_STORE;
+  Effects s = {0};
+  summary_of(fn, &s);
+  bool r = s.memory || s.unknown;
+  effects_free(&s);
+  return r;
+}
+
+/* What calling fn at `call` writes (fn: the callee, or one candidate of a
+ * dependent call). */
+static void callee_effects(Node *call, Sym *fn, Effects *e) {
+  FnClass cls = fn_class(fn);
+  if (cls == FN_UNKNOWN || cls == FN_UNSUPPORTED) {
+    e->calls = e->unknown = true; /* a function tfuse cannot see: legality refuses it */
     return;
   }
-  if ((!fn && !call_is_construct(call)) || (fn && fn->kind != SYM_FUNC)) {
-    e->calls = e->unknown = true;
+  if (cls == FN_BARRIER)
     return;
-  }
-  if (!fn)
-    return; /* T(x) in a template: a construction */
-  if (fn->name && !strcmp(fn->name, "__cudaPushCallConfiguration"))
-    return; /* a launch's configuration: copies its values */
   Node *obj;
   bool obj_ptr;
   Vec args = {0};
@@ -424,29 +665,74 @@ static void call_effects(Node *call, Effects *e) {
     else
       store_to(obj, e);
   }
+  bool dep_writes = fn->dep_params && body_writes_memory(fn);
   for (int i = 0; i < args.len; i++) {
     Node *a = args.items[i];
     bool known = i < 32 && i < fn->nparams;
+    if (known && (fn->dep_params >> i & 1) && dep_writes) {
+      store_through(a, e); /* `T p` written through, T maybe a pointer */
+      continue;
+    }
     if (known && !(fn->out_params >> i & 1))
       continue; /* by value, or pointer/reference to const */
+    if (!known && cls != FN_BODY && cls != FN_STORE)
+      continue; /* printf's `...`: read, never written */
     if (known && (fn->ref_params >> i & 1))
       store_to(a, e);
     else if (known || !a->type_arith)
       store_through(a, e); /* a pointer parameter, or an argument of `...` */
   }
   vec_free(&args);
-  if (fn->body && fn->in_main_file) {
+  e->calls |= fn->out_params != 0;
+  switch (cls) {
+  case FN_BODY: {
     Effects s = {0};
     summary_of(fn, &s);
     effects_merge(e, &s);
-    e->calls |= s.writes.len || s.memory || s.unknown || fn->out_params;
+    e->calls |= s.writes.len || s.memory || s.unknown || dep_writes;
     effects_free(&s);
-  } else if (fn->in_system_header) {
-    if (system_effect_name(fn->name) || fn->out_params || sym_is_cooperative_groups(fn))
-      e->calls = true;
-  } else if (!fn->is_ctor || fn->body) {
-    e->calls = e->unknown = true; /* a function tfuse cannot see */
+    break;
   }
+  case FN_STORE:
+    e->calls = e->memory = true; /* also memory no pointer argument names (a surface) */
+    break;
+  case FN_ALLOC:
+    e->calls = e->allocates = true;
+    break;
+  case FN_EFFECT:
+  case FN_FENCE:
+  case FN_WARP:
+  case FN_BLOCK_REDUCE:
+  case FN_COOPERATIVE:
+    e->calls = true;
+    break;
+  default: /* pure, loads, clocks: a value, no effect */
+    break;
+  }
+}
+
+static void call_effects(Node *call, Effects *e) {
+  Sym *fn = call->sym;
+  if (call->is_launch) {
+    /* A kernel launch writes device memory through its arguments, never
+     * the launching function's variables (they are copied). */
+    e->calls = e->memory = true;
+    return;
+  }
+  if (!fn && call->cand) {
+    /* A dependent call: whatever any candidate may write. */
+    for (int i = 0; i < call->ncand; i++)
+      callee_effects(call, call->cand[i], e);
+    if (!call->ncand)
+      e->calls = e->unknown = true;
+    return;
+  }
+  if (!fn) {
+    if (!call_is_construct(call))
+      e->calls = e->unknown = true; /* through a pointer, or a dependent member */
+    return; /* T(x) in a template: a construction */
+  }
+  callee_effects(call, fn, e);
 }
 
 /* What a function's body writes besides its own locals and parameters;
@@ -489,7 +775,7 @@ void effects_of(Node *n, Effects *e) {
       store_to(n->kid[0], e);
     break;
   case N_CALL:
-    if (!node_is_barrier(n))
+    if (!node_is_barrier(n) && !node_is_cg_block_handle(n))
       call_effects(n, e);
     break;
   case N_NEW:
@@ -508,8 +794,17 @@ void effects_of(Node *n, Effects *e) {
 
 void effects_of_store(Node *lv, Effects *e) { store_to(lv, e); }
 
+Sym *node_store_target(Node *lhs) {
+  PointsTo p = {0};
+  bool this_obj = false;
+  lvalue_objects(lhs, &p, &this_obj);
+  Sym *s = !p.memory && !p.unknown && !this_obj && p.syms.len == 1 ? p.syms.items[0] : NULL;
+  vec_free(&p.syms);
+  return s && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM) ? s : NULL;
+}
+
 void effects_of_call(Node *call, Effects *e) {
-  if (!node_is_barrier(call))
+  if (!node_is_barrier(call) && !node_is_cg_block_handle(call))
     call_effects(call, e);
 }
 
@@ -546,7 +841,7 @@ bool stmt_is_idempotent_store(Node *s) {
   if (node_store_target(n->kid[0]))
     return false; /* a local: not a store to memory */
   Effects lhs = {0}, rhs = {0};
-  Node *l = strip_casts(n->kid[0]);
+  Node *l = strip_implicit(n->kid[0]);
   for (int i = 0; l && i < l->nkid; i++)
     effects_of(l->kid[i], &lhs);
   effects_of(n->kid[1], &rhs);
@@ -562,6 +857,66 @@ bool stmt_is_per_copy(Node *s) {
   return node_effects_beyond_locals(s) && !stmt_is_idempotent_store(s);
 }
 
+/* ---- the kernel's shared variables ---- */
+
+/* Whether fn was visited before in this walk (and marks it visited): each
+ * walk over the helpers a call reaches visits each helper once. */
+static bool visited(Vec *seen, Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, fn);
+  return false;
+}
+
+static void shared_rec(Node *n, Vec *out, Vec *seen) {
+  if (n->sym && n->sym->kind == SYM_SHARED)
+    add_sym(out, n->sym);
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn->kind == SYM_FUNC && fn->body && !visited(seen, fn))
+        shared_rec(fn->body, out, seen);
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    shared_rec(n->kid[i], out, seen);
+}
+
+void kernel_shared_vars(Node *fn, Vec *out) {
+  Vec seen = {0};
+  shared_rec(fn, out, &seen);
+  vec_free(&seen);
+}
+
+static bool barrier_rec(const Node *n, Vec *seen) {
+  if (node_is_barrier(n))
+    return true;
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && !visited(seen, fn) && barrier_rec(fn->body, seen))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (barrier_rec(n->kid[i], seen))
+      return true;
+  return false;
+}
+
+bool fn_holds_barrier(const Sym *fn) {
+  if (!fn || fn_class(fn) != FN_BODY)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = barrier_rec(fn->body, &seen);
+  vec_free(&seen);
+  return r;
+}
+
 /* ---- points-to sets of pointer locals ---- */
 
 typedef struct {
@@ -569,7 +924,7 @@ typedef struct {
 } PtsRun;
 
 static void pts_assign(PtsRun *run, Sym *p, Node *value) {
-  if (!p || p->kind != SYM_LOCAL || !p->is_pointer)
+  if (!p || p->kind != SYM_LOCAL || !holds_pointer(p))
     return;
   if (!p->pts)
     p->pts = arena_alloc(sizeof *p->pts);
@@ -584,7 +939,7 @@ static void pts_assign(PtsRun *run, Sym *p, Node *value) {
 }
 
 static void pts_walk(PtsRun *run, Node *n) {
-  if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_LOCAL && n->sym->is_pointer) {
+  if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_LOCAL && holds_pointer(n->sym)) {
     if (!n->sym->pts)
       n->sym->pts = arena_alloc(sizeof *n->sym->pts);
     Node *init = var_init(n);
@@ -592,14 +947,14 @@ static void pts_walk(PtsRun *run, Node *n) {
       pts_assign(run, n->sym, init);
   }
   if (n->kind == N_ASSIGN && n->nkid == 2) {
-    Node *l = strip_casts(n->kid[0]);
-    if (l && l->kind == N_DECL_REF && l->sym && l->sym->is_pointer)
+    Node *l = strip_implicit(n->kid[0]);
+    if (l && l->kind == N_DECL_REF && l->sym && holds_pointer(l->sym))
       pts_assign(run, l->sym, n->op == OP_ASSIGN ? n->kid[1] : n);
   }
   /* A pointer whose address is taken may be set through it. */
   if (n->kind == N_UNOP && n->op == OP_ADDR) {
-    Node *l = strip_casts(n->kid[0]);
-    if (l && l->kind == N_DECL_REF && l->sym && l->sym->kind == SYM_LOCAL && l->sym->is_pointer) {
+    Node *l = strip_implicit(n->kid[0]);
+    if (l && l->kind == N_DECL_REF && l->sym && l->sym->kind == SYM_LOCAL && holds_pointer(l->sym)) {
       if (!l->sym->pts)
         l->sym->pts = arena_alloc(sizeof *l->sym->pts);
       if (!l->sym->pts->unknown) {
@@ -615,9 +970,9 @@ static void pts_walk(PtsRun *run, Node *n) {
     Vec args = {0};
     call_args(n, &obj, &obj_ptr, &args);
     for (int i = 0; i < args.len && i < 32; i++) {
-      Node *a = strip_casts(args.items[i]);
+      Node *a = strip_implicit(args.items[i]);
       if ((n->sym->ref_params >> i & 1) && a && a->kind == N_DECL_REF && a->sym && a->sym->kind == SYM_LOCAL &&
-          a->sym->is_pointer) {
+          holds_pointer(a->sym)) {
         if (!a->sym->pts)
           a->sym->pts = arena_alloc(sizeof *a->sym->pts);
         if (!a->sym->pts->unknown) {
@@ -641,9 +996,40 @@ static void reset_fn_state(Node *n) {
     reset_fn_state(n->kid[i]);
 }
 
+/* Loads the bodies of the header functions reachable from n (not those the
+ * table knows, nor cooperative groups'), so that they are analysed like the
+ * user's own. */
+static void load_callees(Unit *u, Node *n, Vec *seen) {
+  if ((n->kind == N_CALL || n->kind == N_DECL_REF) && (n->sym || n->cand)) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (!fn || fn->kind != SYM_FUNC || fn_is_known(fn) || sym_is_cooperative_groups(fn))
+        continue;
+      bool done = false;
+      for (int j = 0; j < seen->len && !done; j++)
+        done = seen->items[j] == fn;
+      if (done)
+        continue;
+      vec_push(seen, fn);
+      if (!(fn->in_system_header && fn->is_ctor) && unit_load_body(u, fn))
+        load_callees(u, fn->body, seen);
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    load_callees(u, n->kid[i], seen);
+}
+
 void effects_prepare(Unit *u, Kernel *k) {
+  Vec seen = {0};
+  load_callees(u, k->fn, &seen);
+  if (k->fn->sym && k->fn->sym->body)
+    load_callees(u, k->fn->sym->body, &seen); /* an explicit specialization shares the template's Sym */
+  vec_free(&seen);
   for (int i = 0; i < u->functions.len; i++)
     reset_fn_state(u->functions.items[i]);
+  for (int i = 0; i < u->extern_functions.len; i++)
+    reset_fn_state(u->extern_functions.items[i]);
   reset_fn_state(k->fn);
   PtsRun run;
   int rounds = 0;
@@ -651,6 +1037,8 @@ void effects_prepare(Unit *u, Kernel *k) {
     run.changed = false;
     for (int i = 0; i < u->functions.len; i++)
       pts_walk(&run, u->functions.items[i]);
+    for (int i = 0; i < u->extern_functions.len; i++)
+      pts_walk(&run, u->extern_functions.items[i]);
     pts_walk(&run, k->fn);
   } while (run.changed && ++rounds < 50);
 }

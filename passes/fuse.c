@@ -152,6 +152,121 @@ static char *promo_decl(Fuse *F, Sym *arr) {
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites);
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites);
 
+/* ---- per-copy clones of helpers that read the coarsened indices ----
+ *
+ * A helper that reads a builtin the coarsening changes (legality.c lets
+ * through only those it can clone) gets one clone per kernel, inserted
+ * before the kernel, with the copy's index as its first parameter:
+ *
+ *   __device__ int tid() { return threadIdx.x; }
+ *   __device__ int tid__tf_k(unsigned int __tf_r) { return (threadIdx.x + __tf_r * blockDim.x); }
+ *
+ * and the kernel's copy r calls `tid__tf_k(r)`.  In block mode the clone
+ * also takes the original grid extent (`gridDim` is rescaled to it).  A
+ * clone calls the clones of the helpers it calls. */
+
+/* The helper a call calls, when it needs a clone. */
+static Sym *clone_callee(Fuse *F, const Node *call) {
+  Sym *fn = call->sym ? call->sym : call->ncand == 1 ? call->cand[0] : NULL;
+  return call->kind == N_CALL && fn_reads_changed_builtins(F->k, fn) ? fn : NULL;
+}
+
+static char *clone_name(Fuse *F, const Sym *fn) {
+  char *name = arena_printf("%s__tf_%s", fn->name, F->k->sym->name);
+  while (unit_has_ident(F->u, name))
+    name = arena_printf("%s_", name);
+  return name;
+}
+
+/* The copy's logical index and the rescaled extent inside a clone, where
+ * the copy is the parameter __tf_r. */
+static char *clone_seed_text(Fuse *F) {
+  const Kernel *k = F->k;
+  const char *d = dim_name(k->p.dim);
+  if (k->p.mode == MODE_BLOCK)
+    return arena_printf("(blockIdx.%s * %d + __tf_r)", d, F->K);
+  if (k->p.mapping == MAP_CONSECUTIVE)
+    return arena_printf("(threadIdx.%s * %d + __tf_r)", d, F->K);
+  return arena_printf("(threadIdx.%s + __tf_r * blockDim.%s)", d, d);
+}
+
+/* The sites that point a call of a cloned helper at its clone for copy
+ * `copy` (a number, or "__tf_r" inside a clone): the name, then the copy
+ * (and the grid extent) as the first arguments. */
+static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const char *copy, Vec *sites) {
+  Node *c = node_strip(call->kid[0]);
+  add_site(sites, c->loc, (unsigned)strlen(fn->name), clone_name(F, fn));
+  unsigned open = source_skip_space(F->src, c->end);
+  unsigned next = source_skip_space(F->src, open + 1);
+  bool empty = next < F->src->len && F->src->text[next] == ')';
+  const char *grid = F->k->p.mode == MODE_BLOCK ? arena_printf(", __tf_grid_%s", dim_name(F->k->p.dim)) : "";
+  add_site(sites, open + 1, 0, arena_printf("%s%s%s", copy, grid, empty ? "" : ", "));
+}
+
+static void clone_collect(Fuse *F, Node *n, Vec *sites) {
+  if (n->kind == N_BUILTIN && n->bi_dim >= 0) {
+    if (builtin_is_seed(F->k, n))
+      add_site(sites, n->begin, n->end - n->begin, clone_seed_text(F));
+    else if (builtin_is_rescaled(F->k, n))
+      add_site(sites, n->begin, n->end - n->begin, rescaled_text(F));
+    return;
+  }
+  Sym *fn = clone_callee(F, n);
+  if (fn)
+    clone_call_sites(F, n, fn, "__tf_r", sites);
+  for (int i = 0; i < n->nkid; i++)
+    clone_collect(F, n->kid[i], sites);
+}
+
+/* Appends to `out` the clones of the helpers n calls that need one, callees
+ * first, each once (`done`). */
+static void clone_helpers(Fuse *F, Node *n, Vec *done, Buf *out) {
+  Sym *fn = clone_callee(F, n);
+  if (fn) {
+    bool seen = false;
+    for (int i = 0; i < done->len && !seen; i++)
+      seen = done->items[i] == fn;
+    if (!seen) {
+      vec_push(done, fn);
+      clone_helpers(F, fn->body, done, out);
+      Node *d = fn->fn_decl;
+      Vec sites = {0};
+      add_site(&sites, d->loc, (unsigned)strlen(fn->name), clone_name(F, fn));
+      unsigned open = d->loc + (unsigned)strlen(fn->name);
+      while (open < d->end && F->src->text[open] != '(')
+        open++;
+      const char *params = F->k->p.mode == MODE_BLOCK
+                               ? arena_printf("unsigned int __tf_r, unsigned int __tf_grid_%s", dim_name(F->k->p.dim))
+                               : "unsigned int __tf_r";
+      unsigned close = text_match(F->src, open, d->end) - 1;
+      unsigned q = source_skip_space(F->src, open + 1);
+      if (q >= close)
+        add_site(&sites, open + 1, 0, (char *)params);
+      else if (close - q == 4 && !strncmp(F->src->text + q, "void", 4))
+        add_site(&sites, q, 4, (char *)params);
+      else
+        add_site(&sites, open + 1, 0, arena_printf("%s, ", params));
+      clone_collect(F, fn->body, &sites);
+      buf_printf(out, "/* tfuse: '%s' for one copy of '%s' (the copy is __tf_r) */\n", fn->name, F->k->sym->name);
+      buf_puts(out, render_sites(F, d->begin, d->end, &sites));
+      buf_puts(out, "\n\n");
+      vec_free(&sites);
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    clone_helpers(F, n->kid[i], done, out);
+}
+
+static void emit_clones(Fuse *F, EditList *el) {
+  Vec done = {0};
+  Buf out = {0};
+  clone_helpers(F, F->k->fn->sym->body, &done, &out);
+  if (out.len)
+    edit_insert(el, F->k->annotated ? F->k->pragma_off : F->k->fn->begin, out.data);
+  vec_free(&done);
+  buf_free(&out);
+}
+
 /* Adds the sites of a promoted access (a read, a store or an update) and
  * returns true if `n`'s subtree is done. */
 static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_label, Vec *sites) {
@@ -240,6 +355,17 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, int r, int ret_lab
       }
     }
     return;
+  case N_CALL:
+    if (clone_callee(F, n) && !n->in_macro && n->begin >= b && n->end <= e) {
+      if (r < 0) {
+        F->failed = true;
+        error_at(n->begin, "internal error: a call of '%s', which is cloned per copy, in a statement emitted once",
+                 clone_callee(F, n)->name);
+      } else {
+        clone_call_sites(F, n, clone_callee(F, n), arena_printf("%d", r), sites);
+      }
+    }
+    break;
   case N_RETURN:
     if (ret_label && r >= 0 && n->begin >= b)
       add_site(sites, n->begin, 6,
@@ -376,13 +502,16 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
       f->any_load = true;
     break;
   case N_CALL:
-    /* A helper's body may load through its arguments. */
+    /* A helper's body may load through its arguments; a clone, at an
+     * address made of the copy's index. */
     if (n->sym && n->sym->body) {
       f->any_load = true;
       for (int i = 0; i < n->nkid; i++)
         if (n->kid[i]->varying)
           f->unsafe_load = true;
     }
+    if (clone_callee(F, n))
+      f->any_load = f->unsafe_load = true;
     break;
   case N_FOR:
   case N_WHILE:
@@ -575,36 +704,119 @@ static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
 
 /* ---- declarations ---- */
 
-/* Inserts `TFUSE_GUARD(g, ` ... `)` around the initializer of `var`. */
-static bool guard_init(Fuse *F, Node *var, const char *g, Vec *extra) {
+/* Inserts `TFUSE_GUARD(g, ` ... `)` around the text [b, e). */
+static void guard_text(unsigned b, unsigned e, const char *g, Vec *extra) {
+  Site *a = arena_alloc(sizeof *a), *z = arena_alloc(sizeof *z);
+  a->off = b;
+  a->text = arena_printf("TFUSE_GUARD(%s, ", g);
+  a->seq = -2; /* after a replacement ending here, before one starting here */
+  z->off = e;
+  z->text = ")";
+  z->seq = -1;
+  vec_push(extra, a);
+  vec_push(extra, z);
+}
+
+/* Whether [n->begin, n->end) is exactly one operand of the source text: the
+ * token before it is one of `open` and the token after it one of `close`.
+ * Then wrapping that text wraps this expression, even when a macro expands
+ * inside it (the text is the whole invocation). */
+static bool text_is_operand(const Source *src, const Node *n, const char *open, const char *close) {
+  unsigned p = n->begin;
+  while (p > 0 && strchr(" \t\n\r", src->text[p - 1]))
+    p--;
+  unsigned q = source_skip_space(src, n->end);
+  return p > 0 && n->end > n->begin && strchr(open, src->text[p - 1]) && q < src->len && strchr(close, src->text[q]);
+}
+
+static bool guard_init_refused(Fuse *F, Node *var, const char *why) {
+  if (!var->sym->reported)
+    error_at(var->loc, "cannot guard the initializer of '%s' for copies that may be inactive: %s; "
+                       "assign it in a separate statement", var->sym->name, why);
+  var->sym->reported = true;
+  F->failed = true;
+  return false;
+}
+
+/* The elements of a braced list, each guarded where it needs a guard. */
+static bool guard_list(Fuse *F, Node *var, Node *list, const char *g, const Ctx *ctx, Vec *extra) {
+  for (int i = 0; i < list->nkid; i++) {
+    Node *el = list->kid[i];
+    if (el->end <= el->begin)
+      continue; /* an implicit element: no text */
+    if (el->kind == N_INIT_LIST) {
+      if (!guard_list(F, var, el, g, ctx, extra))
+        return false;
+      continue;
+    }
+    Facts f = facts_of(F, el);
+    if (!facts_need_guard(F, &f, ctx))
+      continue;
+    if (!text_is_operand(F->src, el, "{,", ",}"))
+      return guard_init_refused(F, var, "an element of its braced list is not separate in the text");
+    guard_text(el->begin, el->end, g, extra);
+  }
+  return true;
+}
+
+/* `T v(args)`: the constructor runs for every copy, so it must have no
+ * effect beyond the object; its arguments are guarded one by one. */
+static bool guard_ctor_args(Fuse *F, Node *var, Node *call, const char *g, const Ctx *ctx, Vec *extra) {
+  Effects e = {0};
+  effects_of_call(call, &e);
+  bool beyond = effects_beyond_locals(&e);
+  effects_free(&e);
+  if (beyond)
+    return guard_init_refused(F, var, "its constructor has effects beyond the object");
+  int a = 0;
+  for (int i = 0; i < call->nkid; i++) {
+    Node *arg = call->kid[i];
+    if (arg->kind == N_TYPE_REF || arg->kind == N_OTHER)
+      continue;
+    int pos = a++;
+    Facts f = facts_of(F, arg);
+    if (!facts_need_guard(F, &f, ctx))
+      continue;
+    if (!call->sym || (pos < 32 && (call->sym->ref_params >> pos) & 1u) || pos >= 32)
+      return guard_init_refused(F, var, "a constructor argument binds to a non-const reference");
+    if (!text_is_operand(F->src, arg, "(,", ",)"))
+      return guard_init_refused(F, var, "a constructor argument is not separate in the text");
+    guard_text(arg->begin, arg->end, g, extra);
+  }
+  return true;
+}
+
+/* Whether a construction is written out (`T(args)`), not implied by a copy
+ * or conversion (`int4 v = p[i];`, whose text is just the argument's). */
+static bool written_call(const Node *call) {
+  for (int i = 0; i < call->nkid; i++) {
+    const Node *a = call->kid[i];
+    if (a->kind != N_TYPE_REF && a->kind != N_OTHER && a->end > a->begin)
+      return call->begin < a->begin;
+  }
+  return true;
+}
+
+/* Guards the initializer of `var` by predicate g: the whole expression after
+ * `=` or inside `( )`; each element of a braced list; each argument of a
+ * constructor written `T v(args)`. The guarded parts run only when g holds;
+ * otherwise they yield a zero of their type (TFUSE_GUARD). */
+static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *extra) {
   Node *init = var_init(var);
   if (!init || !g)
     return true;
-  if (init->kind == N_INIT_LIST || init->in_macro) {
-    error_at(var->loc, "cannot guard the initializer of '%s' for copies that may be inactive; "
-                       "assign it in a separate statement", var->sym->name);
-    F->failed = true;
-    return false;
-  }
-  /* `T v(args)` has no `=` between the name and the initializer. */
-  bool has_eq = false;
-  for (unsigned i = var->loc; i < init->begin; i++)
-    has_eq |= F->src->text[i] == '=';
-  if (!has_eq) {
-    error_at(var->loc, "cannot guard the direct initialization of '%s'; write '%s = ...'", var->sym->name,
-             var->sym->name);
-    F->failed = true;
-    return false;
-  }
-  Site *a = arena_alloc(sizeof *a), *b = arena_alloc(sizeof *b);
-  a->off = init->begin;
-  a->text = arena_printf("TFUSE_GUARD(%s, ", g);
-  a->seq = -2; /* after a replacement ending here, before one starting here */
-  b->off = init->end;
-  b->text = ")";
-  b->seq = -1;
-  vec_push(extra, a);
-  vec_push(extra, b);
+  Node *bare = node_strip(init);
+  if (var->in_macro)
+    return guard_init_refused(F, var, "the declaration is inside a macro expansion");
+  if (bare->kind == N_INIT_LIST)
+    return guard_list(F, var, bare, g, ctx, extra);
+  if (bare->kind == N_CALL && bare->begin <= var->loc) /* `T v(args)`: the construction spans the name */
+    return guard_ctor_args(F, var, bare, g, ctx, extra);
+  if (bare->kind == N_CALL && (bare->sym ? bare->sym->is_ctor : call_is_construct(bare)) && written_call(bare))
+    return guard_ctor_args(F, var, bare, g, ctx, extra); /* `T v = T(args)`: T may have no zero */
+  if (!text_is_operand(F->src, init, "=(", ";,)"))
+    return guard_init_refused(F, var, "tfuse cannot find its text");
+  guard_text(init->begin, init->end, g, extra);
   return true;
 }
 
@@ -615,7 +827,7 @@ static void guard_declarator(Fuse *F, Node *var, int r, const Ctx *ctx, Vec *ext
    * not definitions); what its initializer writes is (`int a = c++;`). */
   Facts f = facts_of(F, var_init(var));
   if (r >= 0 ? facts_need_guard(F, &f, ctx) : (f.any_load && !ctx->any_true))
-    guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), extra);
+    guard_init(F, var, r >= 0 ? guard_of(F, ctx, r) : any_of(F, ctx), ctx, extra);
 }
 
 static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end) {
@@ -631,7 +843,29 @@ static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end)
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
 
 /* A declaration, then the registers of the promoted arrays it declares. */
+/* Block mode, `extern __shared__ T a[];` replicated: the dynamic shared
+ * memory of the merged block holds the K logical blocks' in turn, each
+ * __tf_dsmem bytes (the launch passes the original size, rounded up to 16
+ * bytes, and asks for K times it). Copy r's array is a pointer to its slice. */
+static char *dyn_shared_copies(Fuse *F, Sym *sh, const char *indent) {
+  Buf b = {0};
+  for (int r = 0; r < F->K; r++)
+    buf_printf(&b, "%s%sdecltype(&%s[0]) const %s = (decltype(&%s[0]))((char *)%s + %d * (size_t)__tf_dsmem);",
+               r ? "\n" : "", r ? indent : "", sh->name, copy_name(F, sh, r), sh->name, sh->name, r);
+  char *text = arena_strdup(b.data);
+  buf_free(&b);
+  return text;
+}
+
+static bool is_dyn_replica(const Sym *s) { return s && s->kind == SYM_SHARED && s->is_extern && s->varying; }
+
 static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
+  if (s->nkid == 1 && s->kid[0]->kind == N_VAR && is_dyn_replica(s->kid[0]->sym)) {
+    piece(F, indent_of(F, s), arena_strndup(F->src->text + s->begin, stmt_end(F->src, s) - s->begin));
+    piece(F, indent_of(F, s), dyn_shared_copies(F, s->kid[0]->sym, indent_of(F, s)));
+    F->k->dyn_shared = true;
+    return;
+  }
   emit_decl_stmt_vars(F, s, ctx);
   for (int i = 0; i < s->nkid; i++)
     if (s->kid[i]->kind == N_VAR && s->kid[i]->sym && s->kid[i]->sym->promoted) {
@@ -991,16 +1225,30 @@ static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
   unsigned open = fn->loc;
   while (F->src->text[open] != '(')
     open++;
-  const char *param = arena_printf("unsigned int __tf_grid_%s", dim_name(F->k->p.dim));
+  const char *param = arena_printf("unsigned int __tf_grid_%s%s", dim_name(F->k->p.dim),
+                                   F->k->dyn_shared ? ", unsigned int __tf_dsmem" : "");
   if (params_empty(F->src, fn, close))
     edit_replace(el, open + 1, close - open - 1, param);
   else
     edit_insert(el, open + 1, arena_printf("%s, ", param));
 }
 
+static bool declares(const Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym == s)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (declares(n->kid[i], s))
+      return true;
+  return false;
+}
+
 static void collect_outer_shared(Node *n, Node *body, Vec *out) {
+  /* An extern __shared__ array declared in several kernels is one entity
+   * to clang (its first declaration's offset): declared here, it is not
+   * outer. */
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying &&
-      !(body->begin <= n->sym->decl_off && n->sym->decl_off < body->end)) {
+      !(body->begin <= n->sym->decl_off && n->sym->decl_off < body->end) &&
+      !(n->sym->is_extern && declares(body, n->sym))) {
     for (int i = 0; i < out->len; i++)
       if (out->items[i] == n->sym)
         return;
@@ -1092,6 +1340,11 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   collect_outer_shared(k->fn->sym->body, body, &outer);
   for (int i = 0; i < outer.len; i++) {
     Sym *sh = outer.items[i];
+    if (is_dyn_replica(sh)) {
+      buf_printf(&pro, "\n%s%s", indent, dyn_shared_copies(&F, sh, indent));
+      k->dyn_shared = true;
+      continue;
+    }
     for (int r = 0; r < F.K; r++)
       buf_printf(&pro, "\n%s__shared__ decltype(%s) %s;", indent, sh->name, copy_name(&F, sh, r));
   }
@@ -1120,6 +1373,7 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   buf_free(&pro);
   buf_free(&F.out);
 
+  emit_clones(&F, el);
   if (k->p.mode == MODE_THREAD)
     rescale_launch_bounds(&F, fn, el);
   if (k->p.mode == MODE_BLOCK) {

@@ -138,6 +138,18 @@ static unsigned launch_statement_end(Unit *u, Node *call, Kernel *k) {
   return end;
 }
 
+/* A launch's callee text (`k`, `ns::k<T>`) with the kernel's name, its
+ * last whole-word occurrence, renamed to `to`; NULL if it is not there. */
+static char *callee_renamed(const char *callee, const char *name, const char *to) {
+  char *out = NULL;
+  size_t nlen = strlen(name);
+  for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name)) {
+    if ((p == callee || !is_ident_char(p[-1])) && !is_ident_char(p[nlen]))
+      out = arena_printf("%.*s%s%s", (int)(p - callee), callee, to, p + nlen);
+  }
+  return out;
+}
+
 /* -check: the checked launch, replacing the whole statement. */
 static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, EditList *el,
                             const char *site) {
@@ -149,12 +161,7 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
     return false;
   char *callee = arena_strndup(t + call->begin, cb - call->begin);
   /* The original's callee: the kernel's name renamed (k<T> -> k__tf_orig<T>). */
-  char *orig_callee = NULL;
-  size_t nlen = strlen(k->sym->name);
-  for (char *p = strstr(callee, k->sym->name); p; p = strstr(p + 1, k->sym->name)) {
-    if ((p == callee || !is_ident_char(p[-1])) && !is_ident_char(p[nlen]))
-      orig_callee = arena_printf("%.*s%s%s", (int)(p - callee), callee, original_name(k), p + nlen);
-  }
+  char *orig_callee = callee_renamed(callee, k->sym->name, original_name(k));
   if (!orig_callee) {
     error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
     return false;
@@ -229,20 +236,144 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   return true;
 }
 
-static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
+/* "file.cu:LINE" of a launch, for the runtimes' messages. */
+static char *launch_site(const Source *src, unsigned off) {
+  const char *path;
+  int line, col;
+  source_locate(src, off, &path, &line, &col);
+  const char *slash = strrchr(path, '/');
+  return arena_printf("%s:%d", slash ? slash + 1 : path, line);
+}
+
+unsigned launch_chevrons(const Source *src, unsigned off) {
+  const char *t = src->text;
+  unsigned p = source_skip_space(src, off);
+  if (p < src->len && t[p] == '<' && strncmp(t + p, "<<<", 3) != 0) {
+    int depth = 0; /* template arguments */
+    for (; p < src->len; p++) {
+      if (t[p] == '<')
+        depth++;
+      else if (t[p] == '>' && --depth == 0)
+        break;
+      else if (t[p] == ';' || t[p] == '{')
+        return 0;
+    }
+    p = source_skip_space(src, p + 1);
+  }
+  return p + 3 <= src->len && !strncmp(t + p, "<<<", 3) ? p : 0;
+}
+
+/* A launch written in a macro's argument (`TIME(k<<<g, b>>>(x))`) has its
+ * text in the file, but its extent is the whole invocation. Its own text
+ * runs from the kernel's name (where the cursor's location is spelled)
+ * through the `)` that closes the arguments: found here, and made the
+ * node's extent, so that the rewrite and the check for launches not
+ * rewritten see the launch itself. False if the text is not there (the
+ * launch is in a macro's body). */
+static bool locate_launch_text(Unit *u, Node *call, Kernel *k) {
+  const Source *src = u->src;
+  const char *t = src->text, *name = k->sym->name;
+  size_t nl = strlen(name);
+  unsigned b = call->loc;
+  bool macro_arg = call->in_macro || call->end <= call->begin || b < call->begin || b >= call->end ||
+                   strncmp(t + call->begin, name, nl) != 0;
+  if (!macro_arg)
+    return true;
+  if (b + nl > src->len || strncmp(t + b, name, nl) != 0 || (b > 0 && is_ident_char(t[b - 1])))
+    return false;
+  unsigned p = launch_chevrons(src, b + (unsigned)nl);
+  if (!p)
+    return false;
+  const char *close = strstr(t + p, ">>>");
+  if (!close)
+    return false;
+  unsigned lp = source_skip_space(src, (unsigned)(close - t) + 3);
+  if (lp >= src->len || t[lp] != '(')
+    return false;
+  unsigned e = text_match(src, lp, (unsigned)src->len);
+  if (e <= lp || t[e - 1] != ')')
+    return false;
+  call->begin = b;
+  call->end = e;
+  call->in_macro = false;
+  call->launch_in_macro_arg = true;
+  return true;
+}
+
+static bool source_starts_with(const Source *src, unsigned off, const char *word) {
+  size_t n = strlen(word);
+  return off + n <= src->len && !strncmp(src->text + off, word, n);
+}
+
+/* Block mode: the declarations and the launch itself, with the grid (and
+ * the dynamic shared size) evaluated once:
+ *   const dim3 __tf_grid = (G); [const unsigned int __tf_dsmem = ...;]
+ *   k<<<coarsen_grid(__tf_grid, d, K), B[, K * __tf_dsmem][, S]>>>(grid_extent(__tf_grid, d)[, __tf_dsmem], args)
+ * A kernel whose extern __shared__ array is replicated takes each logical
+ * block's share, the launch's size rounded up to 16 bytes, and the launch
+ * asks for K shares (opting in above 48 KB where the kernel can be named). */
+static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce,
+                             const char *before_launch, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
-  if (call->in_macro || call->end <= call->begin) {
-    error_at(call->begin, "launch of '%s' inside a macro expansion cannot be rewritten; expand it by hand",
-             k->sym->name);
-    return false;
+  int d = k->p.dim;
+  unsigned lp = ce + 3;
+  while (lp < call->end && t[lp] != '(')
+    lp++;
+  unsigned rp = text_match(src, lp, call->end) - 1;
+  bool no_args = source_skip_space(src, lp + 1) >= rp;
+  buf_printf(b, "const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
+  char *callee = span_text(src, (Span){call->begin, cb - 3});
+  if (k->dyn_shared) {
+    buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
+    /* A template kernel named without its arguments cannot be named alone. */
+    bool nameable = !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
+    if (nameable)
+      buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
   }
+  buf_puts(b, before_launch);
+  buf_add(b, t + call->begin, cb - call->begin);
+  if (!k->dyn_shared) {
+    /* Block, size and stream as written, line breaks kept. */
+    buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
+    buf_add(b, t + parts[1].b, lp + 1 - parts[1].b);
+  } else {
+    buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du), %s, %du * (size_t)__tf_dsmem", d, k->p.factor,
+               span_text(src, parts[1]), k->p.factor);
+    if (np >= 4)
+      buf_printf(b, ", %s", span_text(src, parts[3]));
+    buf_puts(b, ">>>(");
+  }
+  buf_printf(b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d, k->dyn_shared ? ", __tf_dsmem" : "",
+             no_args ? "" : ", ");
+  buf_add(b, t + lp + 1, call->end - lp - 1);
+}
+
+/* Block mode, a launch that is not a statement of its own (in an
+ * expression, or a macro's argument): the grid is evaluated once inside a
+ * lambda called on the spot, which is an expression wherever the launch
+ * was: `[&] { const dim3 __tf_grid = (G); return k<<<...>>>(...); }()`. */
+static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce,
+                               EditList *el) {
+  Buf b = {0};
+  buf_puts(&b, "[&] { ");
+  add_block_launch(u, call, k, parts, np, cb, ce, "return ", &b);
+  buf_puts(&b, "; }()");
+  edit_replace(el, call->begin, call->end - call->begin, b.data);
+  buf_free(&b);
+  return true;
+}
+
+/* Finds `<<<` and `>>>` in the text of the call (*cb just past the one,
+ * *ce at the other) and splits the configuration; returns the number of
+ * its parts, or 0 after an error. */
+static int launch_parts(Unit *u, Node *call, Kernel *k, unsigned *cbp, unsigned *cep, Span *parts) {
+  const char *t = u->src->text;
   Node *cfg = call->kid[1];
-  /* Find <<< and >>> in the text of the call. */
   const char *open = strstr(t + call->begin, "<<<");
   if (!open || (unsigned)(open - t) >= call->end) {
     error_at(call->begin, "cannot find '<<<' in this launch of '%s'", k->sym->name);
-    return false;
+    return 0;
   }
   unsigned cb = (unsigned)(open - t) + 3;
   unsigned ce = cfg->end >= 3 ? cfg->end - 3 : cb;
@@ -250,22 +381,44 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
     const char *close = strstr(t + cb, ">>>");
     if (!close) {
       error_at(call->begin, "cannot find '>>>' in this launch of '%s'", k->sym->name);
-      return false;
+      return 0;
     }
     ce = (unsigned)(close - t);
   }
-  Span parts[4];
-  int np = split_config(src, cb, ce, parts, 4);
+  int np = split_config(u->src, cb, ce, parts, 4);
   if (np < 2) {
     error_at(call->begin, "launch of '%s' needs a grid and a block%s", k->sym->name, "");
+    return 0;
+  }
+  *cbp = cb;
+  *cep = ce;
+  return np;
+}
+
+static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
+  const Source *src = u->src;
+  if (!locate_launch_text(u, call, k)) {
+    error_at(call->begin, "launch of '%s' inside a macro's body cannot be rewritten; expand it by hand",
+             k->sym->name);
     return false;
   }
+  unsigned cb, ce;
+  Span parts[4];
+  int np = launch_parts(u, call, k, &cb, &ce, parts);
+  if (!np)
+    return false;
   int d = k->p.dim;
-  int line, col;
-  const char *path;
-  source_locate(src, call->begin, &path, &line, &col);
-  const char *slash = strrchr(path, '/');
-  char *site = arena_printf("%s:%d", slash ? slash + 1 : path, line);
+  char *site = launch_site(src, call->begin);
+  if (check && call->launch_in_macro_arg) {
+    error_at(call->begin, "-check cannot route a launch of '%s' written in a macro's argument; expand the macro "
+                          "by hand", k->sym->name);
+    return false;
+  }
+  if (check && k->dyn_shared) {
+    error_at(call->begin, "-check cannot yet route a launch of '%s', whose dynamic shared memory is divided "
+                          "among the logical blocks", k->sym->name);
+    return false;
+  }
   if (check)
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
@@ -278,24 +431,14 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
 
   /* Block mode: the grid is used twice (new grid, original extent), so it
    * is evaluated once into a local of a new block around the launch. */
+  if (call->launch_in_macro_arg || !in_statement_position(call))
+    return rewrite_expression(u, call, k, parts, np, cb, ce, el);
   unsigned end = launch_statement_end(u, call, k);
   if (!end)
     return false;
   Buf b = {0};
-  buf_printf(&b, "{ const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
-  buf_add(&b, t + call->begin, cb - call->begin);
-  buf_printf(&b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
-  /* Keep block, smem and stream as written. */
-  buf_add(&b, t + parts[1].b, ce - parts[1].b);
-  /* Arguments: everything between `>>>(` and the closing `)`. */
-  unsigned lp = ce + 3;
-  while (lp < call->end && t[lp] != '(')
-    lp++;
-  unsigned rp = text_match(src, lp, call->end) - 1;
-  buf_add(&b, t + ce, lp + 1 - ce);
-  bool no_args = source_skip_space(src, lp + 1) >= rp;
-  buf_printf(&b, "::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, no_args ? "" : ", ");
-  buf_add(&b, t + lp + 1, call->end - lp - 1);
+  buf_puts(&b, "{ ");
+  add_block_launch(u, call, k, parts, np, cb, ce, "", &b);
   buf_puts(&b, "; }");
   edit_replace(el, call->begin, end - call->begin, b.data);
   buf_free(&b);
@@ -309,7 +452,7 @@ static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
   if (n->kind == N_DECL_REF)
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (n->sym == k->sym && k->p.factor > 1) {
+      if (n->sym == k->sym && k->p.factor != 1) { /* -factor auto (0) too: its variants are renamed */
         error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch; tfuse cannot rescale such a "
                            "launch, so it refuses to coarsen the kernel", k->sym->name);
         ok = false;
@@ -342,24 +485,6 @@ size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
   return i;
 }
 
-bool text_opens_launch(const Source *src, size_t p) {
-  const char *t = src->text;
-  size_t len = src->len;
-  p = source_skip_space(src, (unsigned)p);
-  if (p < len && t[p] == '<' && !(p + 2 < len && t[p + 1] == '<' && t[p + 2] == '<')) {
-    int depth = 0; /* template arguments */
-    for (; p < len; p++) {
-      if (t[p] == '<')
-        depth++;
-      else if (t[p] == '>' && --depth == 0)
-        break;
-      else if (t[p] == ';' || t[p] == '{')
-        break;
-    }
-    p = source_skip_space(src, (unsigned)(p + 1));
-  }
-  return p + 2 < len && t[p] == '<' && t[p + 1] == '<' && t[p + 2] == '<';
-}
 
 /* The text's own word for it: every `NAME<<<` or `NAME<...><<<` of a
  * coarsened kernel in the file must be a launch that was rewritten.  One
@@ -369,6 +494,28 @@ bool text_opens_launch(const Source *src, size_t p) {
  * thread mode a kernel with no launch in the file is refused for the same
  * reason; in block mode its signature changes, so a launch elsewhere no
  * longer compiles, and a warning says so. */
+/* Whether offset `off` lies in a #define directive (continued lines too). */
+static bool in_define(const Source *src, unsigned off) {
+  const char *t = src->text;
+  unsigned b = off;
+  for (;;) {
+    while (b > 0 && t[b - 1] != '\n')
+      b--;
+    if (b >= 2 && t[b - 2] == '\\')
+      b--; /* the previous line continues into this one */
+    else
+      break;
+  }
+  while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
+    b++;
+  if (b >= src->len || t[b] != '#')
+    return false;
+  b++;
+  while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
+    b++;
+  return !strncmp(t + b, "define", 6);
+}
+
 static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
   if (k->p.factor <= 1)
     return true;
@@ -388,14 +535,25 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
       i++;
       continue;
     }
-    if (text_opens_launch(u->src, i + nl)) {
+    if (launch_chevrons(u->src, (unsigned)(i + nl))) {
       bool rewritten = false;
       for (int d = 0; d < done->len && !rewritten; d++) {
         Node *c = done->items[d];
         rewritten = c->begin <= i && i < c->end;
       }
+      /* A launch of another function of the same name (the template of an
+       * explicit specialization, an overload) is not this kernel's. */
+      bool other = false;
+      for (int d = 0; d < u->launches.len && !rewritten && !other; d++) {
+        Node *c = u->launches.items[d];
+        other = c->begin <= i && i < c->end && c->sym && c->sym != k->sym && !c->in_macro;
+      }
       if (rewritten) {
         launches++;
+      } else if (other) {
+        /* not ours */
+      } else if (in_define(u->src, (unsigned)i) && !macro_uses_may_launch(u, k)) {
+        /* a #define whose uses were all expanded (macros.c) */
       } else {
         error_at((unsigned)i, "launch of coarsened kernel '%s' that tfuse cannot rewrite (in a template it "
                               "cannot resolve, or a macro); it would run on the original grid", name);
@@ -476,6 +634,24 @@ static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
     edit_insert(el, k->fn->loc, arena_printf("__launch_bounds__(%ld) ", most));
 }
 
+/* Whether `call` launches kernel k: its callee is k, or, in a host
+ * template, a dependent name (`k<T><<<...>>>`) whose every candidate is k's
+ * template and k has no explicit specialization the instantiation might
+ * pick instead. */
+static bool launches_kernel(Unit *u, const Node *call, const Kernel *k) {
+  if (call->sym)
+    return call->sym == k->sym;
+  if (call->ncand == 0)
+    return false;
+  for (int i = 0; i < call->ncand; i++)
+    if (call->cand[i] != k->sym)
+      return false;
+  for (int i = 0; i < u->functions.len; i++)
+    if (((Node *)u->functions.items[i])->sym->spec_of == k->sym)
+      return false;
+  return true;
+}
+
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
   bool check = opt->check;
   bool ok = true;
@@ -488,8 +664,17 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     Node *call = u->launches.items[i];
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (call->sym == k->sym && k->p.factor > 1) {
-        ok &= rewrite_one(u, call, k, check, el);
+      if (launches_kernel(u, call, k) && k->p.factor > 1) {
+        /* A macro that expands its argument twice makes two launches of
+         * one text: rewritten once. */
+        bool twin = false;
+        for (int d = 0; d < done.len && !twin; d++) {
+          Node *c = done.items[d];
+          twin = c->launch_in_macro_arg && locate_launch_text(u, call, k) && c->begin == call->begin &&
+                 c->end == call->end;
+        }
+        if (!twin)
+          ok &= rewrite_one(u, call, k, check, el);
         vec_push(&done, call);
       }
     }
@@ -498,6 +683,133 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     ok &= check_unrewritten(u, kernels->items[j], &done, opt->external_launches);
     bound_block_threads(u, kernels->items[j], &done, el);
   }
+  vec_free(&done);
+  return ok;
+}
+
+/* -factor auto: each launch of k becomes a dispatch among the kernel's
+ * variants (variants.c) through the tuning runtime (tune.h):
+ *   { const dim3 __tf_grid = (g); const dim3 __tf_block = (b);
+ *     const size_t __tf_smem = (s); const cudaStream_t __tf_stream = (st);
+ *     auto __tf_a0 = (next());                (arguments with side effects)
+ *     static const tfuse_tune_cand __tf_cands[] = {{0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}};
+ *     static tfuse_tune_site __tf_site = {"k", "HASH", "file.cu:12", 2, __tf_cands, 0};
+ *     auto __tf_launch = [&](int __tf_c) { switch (__tf_c) {
+ *       case 1: k__tf_bx2<<<coarsen_grid(__tf_grid, 0, 2u), __tf_block, __tf_smem, __tf_stream>>>(
+ *                 grid_extent(__tf_grid, 0), out, __tf_a0); break;
+ *       default: k__tf_k1<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(out, __tf_a0); break; } };
+ *     ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);
+ *     if (__tf_tune.tuning()) { __tf_tune.track(out, "out"); __tf_tune.tune(__tf_launch); }
+ *     __tf_launch(__tf_tune.choice()); }
+ * The launch must be a statement of its own, outside a macro. */
+bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  bool ok = true;
+  Vec one = {0};
+  vec_push(&one, k);
+  for (int i = 0; i < u->functions.len; i++)
+    ok &= check_other_uses(u, u->functions.items[i], &one);
+  vec_free(&one);
+  Vec done = {0};
+  for (int i = 0; i < u->launches.len; i++) {
+    Node *call = u->launches.items[i];
+    if (call->sym != k->sym)
+      continue;
+    if (!locate_launch_text(u, call, k) || call->launch_in_macro_arg) {
+      error_at(call->begin, "-factor auto cannot route this launch of '%s' (written in a macro, or naming the "
+                            "kernel with a qualifier); write it as a statement '%s<<<...>>>(...);'",
+               k->sym->name, k->sym->name);
+      ok = false;
+      continue;
+    }
+    bool twin = false;
+    for (int d = 0; d < done.len && !twin; d++)
+      twin = ((Node *)done.items[d])->begin == call->begin;
+    if (twin)
+      continue;
+    vec_push(&done, call);
+    unsigned cb, ce;
+    Span parts[4];
+    int np = launch_parts(u, call, k, &cb, &ce, parts);
+    unsigned end = np ? launch_statement_end(u, call, k) : 0;
+    if (!end) {
+      ok = false;
+      continue;
+    }
+    char *callee = arena_strndup(t + call->begin, cb - 3 - call->begin);
+    char *site = launch_site(src, call->begin);
+
+    /* Arguments, evaluated once: simple ones as written, others in locals. */
+    Node *params[64];
+    int npar = kernel_params(k, params, 64);
+    Buf pre = {0}, args = {0}, track = {0};
+    int nargs = 0;
+    for (int a = 2; a < call->nkid; a++) {
+      Node *arg = call->kid[a];
+      if (arg->end <= arg->begin)
+        continue; /* a default argument */
+      char *text = arena_strndup(t + arg->begin, arg->end - arg->begin);
+      char *use = text;
+      if (node_has_side_effects(arg)) {
+        use = arena_printf("__tf_a%d", nargs);
+        buf_printf(&pre, "auto %s = (%s); ", use, text);
+      }
+      buf_printf(&args, "%s%s", nargs ? ", " : "", use);
+      if (nargs < npar && params[nargs]->sym && params[nargs]->sym->is_pointer && !params[nargs]->sym->pointee_const)
+        buf_printf(&track, "__tf_tune.track(%s, \"%s\"); ", use, params[nargs]->sym->name);
+      nargs++;
+    }
+    char *ind = source_indent(src, call->begin);
+    Buf b = {0}, cands = {0}, cases = {0};
+    for (int v = 0; v < k->variants.len; v++) {
+      Variant *var = k->variants.items[v];
+      int d = var->p.dim;
+      int mode = var->p.factor == 1 ? 0 : var->p.mode == MODE_BLOCK ? 1 : 2;
+      buf_printf(&cands, "%s{%d, %d, %du, \"%s\"}", v ? ", " : "", mode, d, var->p.factor, var->label);
+      char *vcallee = callee_renamed(callee, k->sym->name, var->name);
+      if (!vcallee) {
+        error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
+        ok = false;
+        break;
+      }
+      char *grid = mode == 1 ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, var->p.factor)
+                             : "__tf_grid";
+      char *block = mode == 2 ? arena_printf("::tfuse_rt::coarsen_block(__tf_block, %d, %du, \"%s\", \"%s\")", d,
+                                             var->p.factor, k->sym->name, site)
+                              : "__tf_block";
+      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, nargs ? ", " : "") : "";
+      buf_printf(&cases, "%s    %s: %s<<<%s, %s, __tf_smem, __tf_stream>>>(%s%s); break;\n", ind,
+                 v ? arena_printf("case %d", v) : "default", vcallee, grid, block, extent, args.data ? args.data : "");
+    }
+    buf_printf(&b, "{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
+               span_text(src, parts[1]));
+    buf_printf(&b, "%s  const size_t __tf_smem = (%s); const cudaStream_t __tf_stream = (%s);\n", ind,
+               np > 2 ? span_text(src, parts[2]) : "0", np > 3 ? span_text(src, parts[3]) : "0");
+    if (pre.len)
+      buf_printf(&b, "%s  %.*s\n", ind, (int)pre.len - 1, pre.data);
+    buf_printf(&b, "%s  static const tfuse_tune_cand __tf_cands[] = {%s};\n", ind, cands.data);
+    buf_printf(&b, "%s  static tfuse_tune_site __tf_site = {\"%s\", \"%s\", \"%s\", %d, __tf_cands, %s%s%s};\n", ind,
+               k->sym->name, k->tune_hash, site, k->variants.len, k->untunable ? "\"" : "",
+               k->untunable ? k->untunable : "0", k->untunable ? "\"" : "");
+    buf_printf(&b, "%s  auto __tf_launch = [&](int __tf_c) {\n%s    switch (__tf_c) {\n%s%s    }\n%s  };\n", ind, ind,
+               cases.data, ind, ind);
+    buf_printf(&b, "%s  ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);\n",
+               ind);
+    buf_printf(&b, "%s  if (__tf_tune.tuning()) { %s__tf_tune.tune(__tf_launch); }\n", ind,
+               track.data ? track.data : "");
+    buf_printf(&b, "%s  __tf_launch(__tf_tune.choice());\n%s}", ind, ind);
+    edit_replace(el, call->begin, end - call->begin, b.data);
+    buf_free(&b);
+    buf_free(&cands);
+    buf_free(&cases);
+    buf_free(&pre);
+    buf_free(&args);
+    buf_free(&track);
+  }
+  if (ok && done.len == 0)
+    warning_at(k->fn->loc, "no launch of '%s' in this file: -factor auto renamed its variants, so a launch "
+                           "elsewhere no longer compiles", k->sym->name);
   vec_free(&done);
   return ok;
 }

@@ -5,7 +5,9 @@
  * before fuse, which may then assume: barriers only in uniform control,
  * no warp-synchronous code that thread mode would split, every varying
  * name and logical index spelled in the file's own text, no recursion, no
- * construct the emitter does not model.
+ * construct the emitter does not model, every callee known (effects.c's
+ * table or a body), and every helper that reads a changed builtin
+ * clonable (fuse.c emit_clones).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
@@ -21,6 +23,7 @@ typedef struct {
   bool ok;
   Node *varying_ctl; /* innermost enclosing varying control, or NULL */
   Vec stack;         /* device functions being visited (recursion) */
+  Vec checked;       /* device functions whose bodies were checked (each once) */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -42,18 +45,15 @@ static const char *builtin_name(Builtin b) {
   }
 }
 
-static bool is_warp_sync_name(const char *n) {
-  static const char *names[] = {"__shfl", "__ballot", "__any_sync", "__all_sync", "__activemask",
-                                "__syncwarp", "__match_", "__reduce_", "__uni_sync", "__any", "__all"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (!strncmp(n, names[i], strlen(names[i])))
-      return true;
-  return false;
-}
-
+/* Whether the value of n is computed from the thread index by arithmetic
+ * (a lane number, say). A loaded value is data, not an index: `in[i] & 31`
+ * does not count, though its address depends on the thread. */
 static bool mentions_threadidx(const Node *n) {
   if (n->kind == N_BUILTIN && n->bi == BI_THREADIDX)
     return true;
+  if (n->kind == N_SUBSCRIPT || n->kind == N_CALL || (n->kind == N_UNOP && n->op == OP_DEREF) ||
+      (n->kind == N_MEMBER && n->arrow))
+    return false;
   if (n->kind == N_DECL_REF && n->sym && n->sym->varying)
     return true;
   for (int i = 0; i < n->nkid; i++)
@@ -71,24 +71,79 @@ static bool is_lane_constant(const Node *n) {
 
 /* What a device function does that coarsening cannot follow. */
 static void check_callee(Legal *L, Node *call, Sym *fn);
+static void check_call(Legal *L, Node *site, Node *call, Sym *in);
+
+/* Where the kernel's text starts (its pragma, if annotated): clones of
+ * helpers are inserted there. */
+static unsigned kernel_start(const Kernel *k) { return k->annotated ? k->pragma_off : k->fn->begin; }
+
+/* Why a helper that reads a changed builtin cannot be cloned per copy, or
+ * NULL when fuse.c can emit its clone (its text is the file's, before the
+ * kernel, and it is a free function). */
+static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi) {
+  Node *d = fn->fn_decl;
+  if (bi->bi_dim < 0)
+    return "pass the value as an argument instead";
+  if (!d || d->end <= d->begin)
+    return "it is defined in a header, which tfuse does not rewrite, so it cannot be cloned per copy; pass the "
+           "value as an argument instead";
+  if (fn->is_method)
+    return "tfuse does not clone member functions per copy; pass the value as an argument instead";
+  if (d->end > kernel_start(L->k))
+    return "tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the "
+           "kernel";
+  return NULL;
+}
+
+/* `x % 32`, `x & 31`, `x >> 5`, `x / warpSize` on the thread index, in thread
+ * mode: merged threads no longer form the warps the code assumes. */
+static bool lane_arithmetic(const Legal *L, const Node *n) {
+  if (L->k->p.mode != MODE_THREAD || n->kind != N_BINOP || n->nkid != 2 ||
+      !(n->op == OP_REM || n->op == OP_AND || n->op == OP_SHR || n->op == OP_DIV) || !mentions_threadidx(n->kid[0]))
+    return false;
+  Node *rhs = node_strip(n->kid[1]);
+  if (rhs->end <= rhs->begin)
+    return is_lane_constant(rhs);
+  const char *t = L->u->src->text + rhs->begin;
+  size_t len = rhs->end - rhs->begin;
+  return is_lane_constant(rhs) || (len == 2 && (!strncmp(t, "32", 2) || !strncmp(t, "31", 2))) ||
+         (len == 1 && n->op == OP_SHR && t[0] == '5');
+}
 
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
-    refuse(L, call->begin,
-           "'%s' reads %s, which coarsening changes; pass the value as an argument instead", fn->name,
-           arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"));
+    const char *why = clone_obstacle(L, fn, n);
+    if (why) {
+      refuse(L, call->begin, "'%s' reads %s, which coarsening changes; %s", fn->name,
+             arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"), why);
+      return;
+    }
+  }
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_BUILTIN && !(n->parent && n->parent->kind == N_BUILTIN)) {
+    const char *nm = n->sym->name;
+    bool thread = L->k->p.mode == MODE_THREAD;
+    if ((!thread && (!strcmp(nm, "blockIdx") || !strcmp(nm, "gridDim"))) ||
+        (thread && (!strcmp(nm, "threadIdx") || !strcmp(nm, "blockDim")))) {
+      refuse(L, call->begin, "'%s' uses '%s' as a whole, which coarsening changes; tfuse substitutes its "
+             "components only; use %s.x/.y/.z", fn->name, nm, nm);
+      return;
+    }
+  }
+  if (lane_arithmetic(L, n)) {
+    refuse(L, call->begin, "'%s' does lane arithmetic on the thread index in thread mode: merging threads would "
+           "change which lanes form a warp", fn->name);
     return;
   }
-  if (n->kind == N_CALL && node_is_barrier(n)) {
-    refuse(L, call->begin, "'%s' calls __syncthreads(), which would run once per copy", fn->name);
-    return;
+  if (n->kind == N_CALL) {
+    bool ok = L->ok;
+    L->ok = true;
+    check_call(L, call, n, fn);
+    bool refused = !L->ok;
+    L->ok = ok && !refused;
+    if (refused)
+      return;
   }
-  if (n->kind == N_CALL && n->sym && n->sym->name && !strncmp(n->sym->name, "__syncthreads_", 14)) {
-    refuse(L, call->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
-           fn->name, n->sym->name);
-    return;
-  }
-  if ((n->kind == N_CALL || n->kind == N_DECL_REF) && sym_is_cooperative_groups(n->sym)) {
+  if (n->kind == N_DECL_REF && sym_is_cooperative_groups(n->sym)) {
     refuse(L, call->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
            "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
     return;
@@ -98,11 +153,6 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
            "renames only the kernel's own uses (pass the array as an argument)", fn->name, n->sym->name);
     return;
   }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body)
-    check_callee(L, n, n->sym);
-  if (n->kind == N_CALL && n->sym && L->k->p.mode == MODE_THREAD && is_warp_sync_name(n->sym->name))
-    refuse(L, call->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies",
-           fn->name, n->sym->name);
   for (int i = 0; i < n->nkid; i++)
     check_fn_body(L, call, fn, n->kid[i]);
 }
@@ -117,11 +167,216 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
     refuse(L, call->begin, "recursive call to '%s': a coarsened kernel cannot recurse", fn->name);
     return;
   }
+  for (int i = 0; i < L->checked.len; i++)
+    if (L->checked.items[i] == fn)
+      return; /* reported, if at all, where it was first called */
+  vec_push(&L->checked, fn);
   if (L->stack.len > 64)
     return;
   vec_push(&L->stack, fn);
   check_fn_body(L, call, fn, fn->body);
   L->stack.len--;
+}
+
+/* Whether fuse.c can point a call of fn at its clone: `fn(args)` or
+ * `fn<T>(args)` spelled in the file, the callee's name then its `(`. */
+static bool clone_call_rewritable(const Legal *L, const Node *call, const Sym *fn) {
+  Node *c = call->nkid ? node_strip(call->kid[0]) : NULL;
+  if (!c || c->kind != N_DECL_REF || call->in_macro || c->in_macro || c->end <= c->begin)
+    return false;
+  if (c->sym != fn && !(!call->sym && call->ncand == 1 && call->cand[0] == fn))
+    return false;
+  const Source *src = L->u->src;
+  unsigned p = source_skip_space(src, c->end);
+  return p < src->len && src->text[p] == '(';
+}
+
+/* Whether `n` runs after a `return` that only some copies take: a varying
+ * return earlier in an enclosing block, or anywhere in an enclosing loop. */
+static bool after_varying_return(const Node *n) {
+  for (const Node *p = n->parent; p; n = p, p = p->parent) {
+    if (p->kind == N_COMPOUND)
+      for (int i = 0; i < p->nkid && p->kid[i] != n; i++)
+        if (p->kid[i]->has_vreturn)
+          return true;
+    if ((p->kind == N_FOR || p->kind == N_WHILE || p->kind == N_DO) && p->has_vreturn)
+      return true;
+    if (p->kind == N_FUNC)
+      break;
+  }
+  return false;
+}
+
+/* The statement a node belongs to: its ancestor directly inside a block or
+ * a control statement. */
+static Node *enclosing_stmt(Node *n) {
+  while (n->parent && n->parent->kind != N_COMPOUND && n->parent->kind != N_IF && n->parent->kind != N_FOR &&
+         n->parent->kind != N_WHILE && n->parent->kind != N_DO && n->parent->kind != N_SWITCH &&
+         n->parent->kind != N_CASE && n->parent->kind != N_ATTRIBUTED)
+    n = n->parent;
+  return n;
+}
+
+/* The kernel's call of a helper that (maybe through other helpers) calls
+ * __syncthreads().  Emitted once, it is a barrier like a direct one.
+ * Emitted once per copy, the copies' calls run one after the other and
+ * every thread of the block reaches each copy's barriers in the same
+ * order: right in block mode, where each copy is a logical block of its
+ * own, as long as every thread makes every copy's call (no varying
+ * control, no copy returned: not even a call emitted once, which is then
+ * guarded by the copies' live flags); in thread mode only when the helper writes
+ * nothing beyond its locals, since a copy's call passes its barrier before
+ * the later copies' calls have made their writes. */
+static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
+  bool thread = L->k->p.mode == MODE_THREAD;
+  if (L->varying_ctl) {
+    refuse(L, call->begin, "'%s' calls __syncthreads(), under control that differs between the copies: the %s "
+           "would need different barriers", fn->name, thread ? "merged threads" : "merged blocks");
+    note_at(L->varying_ctl->begin, "this %s depends on the logical %s",
+            L->varying_ctl->kind == N_IF ? "condition" : "statement", thread ? "thread index" : "block index");
+    return;
+  }
+  /* After a varying return the call is guarded by the copies' live flags,
+   * which differ between the block's threads (even emitted once, by their
+   * disjunction). */
+  if (after_varying_return(call)) {
+    refuse(L, call->begin, "'%s' calls __syncthreads() after a return that only some copies take: a thread would "
+           "skip the barriers of its returned copies", fn->name);
+    return;
+  }
+  Node *stmt = enclosing_stmt(call);
+  bool per_copy = call->varying || stmt->varying || node_effects_beyond_locals(stmt);
+  if (!per_copy)
+    return;
+  Effects e = {0};
+  effects_of_call(call, &e);
+  bool writes = effects_beyond_locals(&e); /* the copies' own locals are their own */
+  effects_free(&e);
+  if (thread && writes)
+    refuse(L, call->begin, "'%s' calls __syncthreads() and writes memory: in thread mode each copy's call would "
+           "pass its barrier before the later copies' calls have made their writes", fn->name);
+}
+
+/* One function a call may call (its callee, or a candidate of a dependent
+ * call).  site: the call in the kernel that leads here (where errors are
+ * reported); in: the helper whose body holds `call`, or NULL in the kernel. */
+static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
+  bool thread = L->k->p.mode == MODE_THREAD;
+  const char *who = in ? arena_printf("'%s' calls ", in->name) : "call to ";
+  switch (fn_class(fn)) {
+  case FN_BARRIER:
+    return; /* in the kernel walk checks its control; in a helper, the kernel's call of it (check_call) */
+  case FN_BLOCK_REDUCE:
+    if (in)
+      refuse(L, site->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
+             in->name, fn->name);
+    else
+      refuse(L, site->begin, "'%s' combines values across a block, which coarsening changes", fn->name);
+    return;
+  case FN_COOPERATIVE:
+    if (in)
+      refuse(L, site->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
+             "block coordinates that tfuse cannot renumber", in->name, fn->name);
+    else
+      refuse(L, site->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "
+             "collectives read thread and block coordinates that tfuse cannot renumber", fn->name);
+    return;
+  case FN_WARP:
+    if (thread && in)
+      refuse(L, site->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies",
+             in->name, fn->name);
+    else if (thread)
+      refuse(L, site->begin, "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp",
+             fn->name);
+    return;
+  case FN_UNSUPPORTED:
+    refuse(L, site->begin, "%s'%s', which works on the physical block, its cluster or the device runtime: "
+           "coarsening changes what it sees", who, fn->name);
+    return;
+  case FN_UNKNOWN:
+    if (fn->arch_dependent)
+      refuse(L, site->begin, "%s'%s', whose body tests __CUDA_ARCH__ (or NV_IF_TARGET): tfuse parses the host "
+             "side and cannot see the device code", who, fn->name);
+    else
+      refuse(L, site->begin, "%s'%s', whose body tfuse cannot see", who, fn->name);
+    return;
+  case FN_BODY:
+  {
+    if (!in && fn_holds_barrier(fn))
+      check_barrier_call(L, call, fn);
+    /* Reported at the innermost call the main file's text holds. */
+    bool ok = L->ok;
+    L->ok = true;
+    check_callee(L, in && call->end > call->begin ? call : site, fn);
+    bool body_ok = L->ok;
+    L->ok = ok && body_ok;
+    if (body_ok && fn_reads_changed_builtins(L->k, fn) && !clone_call_rewritable(L, call, fn))
+      refuse(L, site->begin, "%s'%s', which reads the coarsened thread or block index and so is called per copy "
+             "through a clone, but tfuse cannot rewrite this call (spell it `%s(...)`, outside a macro)", who,
+             fn->name, fn->name);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+/* Whether `this_thread_block()` is the initializer of a local that uniform.c
+ * marked as the block's handle. cg::sync and .sync() on it are barriers
+ * (node_is_barrier); every other use is a call into cooperative groups
+ * and refused as before. */
+static bool call_inits_block_handle(const Node *call) {
+  for (const Node *p = call->parent; p; p = p->parent) {
+    if (p->kind == N_VAR)
+      return p->sym && p->sym->cg_block; /* any other use of it is a cooperative-groups call, refused */
+    if (p->kind != N_UNEXPOSED && p->kind != N_CALL && p->kind != N_PAREN && p->kind != N_CAST)
+      return false;
+  }
+  return false;
+}
+
+/* A call (in the kernel, or in a helper `in` the kernel's call `site`
+ * reaches): what it may call, and that tfuse can follow it. */
+static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
+  const char *who = in ? arena_printf("'%s' calls ", in->name) : "call to ";
+  if (call->is_launch) {
+    refuse(L, site->begin, "kernel launch inside a coarsened kernel is not supported");
+    return;
+  }
+  if (!in && node_is_cg_block_handle(call) && call_inits_block_handle(call))
+    return; /* `cg::thread_block b = cg::this_thread_block();`, used only to sync */
+  if (call->sym && call->sym->kind != SYM_FUNC) {
+    refuse(L, site->begin, "%s'%s', a function pointer or function object: tfuse cannot see what it calls", who,
+           call->sym->name);
+    return;
+  }
+  if (call->sym) {
+    check_fn(L, site, call, call->sym, in);
+    return;
+  }
+  if (call->cand) {
+    if (!call->ncand)
+      refuse(L, site->begin, "%s'%s', which no declaration before the template names (found only where it is "
+             "instantiated): tfuse cannot see what it calls", who, call->spelling);
+    for (int i = 0; i < call->ncand; i++)
+      check_fn(L, site, call, call->cand[i], in);
+    return;
+  }
+  if (call_is_construct(call))
+    return;
+  /* A callee clang could not resolve: named by its text (`acc.add`, `T::f`). */
+  Node *c0 = call->nkid ? node_strip(call->kid[0]) : NULL;
+  const char *name = call->spelling && call->spelling[0] ? call->spelling : NULL;
+  if (!name && c0 && (c0->kind == N_MEMBER || c0->kind == N_DECL_REF) && c0->end > c0->begin)
+    name = arena_strndup(L->u->src->text + c0->begin, c0->end - c0->begin);
+  if (c0 && c0->kind == N_MEMBER && name)
+    refuse(L, site->begin, "%s'%s', a member of an object whose type depends on a template parameter: tfuse "
+           "cannot tell which function it calls", who, name);
+  else if (c0 && c0->kind == N_DECL_REF && name)
+    refuse(L, site->begin, "%s'%s', whose declaration depends on a template parameter: tfuse cannot tell which "
+           "function it calls", who, name);
+  else
+    refuse(L, site->begin, "%sa function through a pointer: tfuse cannot see what it calls", in ? who : "call of ");
 }
 
 static bool contains_exit(const Node *n) {
@@ -143,7 +398,8 @@ static bool reads_other_threads(const Legal *L, const Node *n) {
   if (n->kind == N_DECL_REF && n->sym && n->sym->is_volatile)
     return true;
   if (n->kind == N_CALL && n->sym && n->sym->name &&
-      (!strncmp(n->sym->name, "atomic", 6) || !strncmp(n->sym->name, "__ld", 4) || strstr(n->sym->name, "load")))
+      (fn_class(n->sym) == FN_LOAD_SHARED || fn_class(n->sym) == FN_STORE || fn_class(n->sym) == FN_LOAD ||
+       !strncmp(n->sym->name, "atomic", 6) || !strncmp(n->sym->name, "__ld", 4) || strstr(n->sym->name, "load")))
     return true;
   if (n->kind == N_CAST) {
     const char *t = L->u->src->text;
@@ -216,32 +472,22 @@ static void walk(Legal *L, Node *n) {
   bool thread = k->p.mode == MODE_THREAD;
   switch (n->kind) {
   case N_CALL:
-    if (n->is_launch) {
-      refuse(L, n->begin, "kernel launch inside a coarsened kernel is not supported");
-      break;
-    }
     if (node_is_barrier(n)) {
-      if (L->varying_ctl) {
+      /* Block mode: where the control differs between the copies but not
+       * between the threads of one logical block, every thread of the
+       * merged block evaluates the same K conditions, so all reach the
+       * barrier together (the copies' work is predicated around it). */
+      if (L->varying_ctl && (thread || n->barrier_thread_divergent)) {
         refuse(L, n->begin,
                "__syncthreads() under control that differs between the copies: the %s would need "
                "different barriers", thread ? "merged threads" : "merged blocks");
-        note_at(L->varying_ctl->begin, "this %s depends on the logical %s",
+        note_at(L->varying_ctl->begin, "this %s depends on the logical %s%s",
                 L->varying_ctl->kind == N_IF ? "condition" : "statement",
-                thread ? "thread index" : "block index");
+                thread ? "thread index" : "block index",
+                thread ? "" : ", and the threads of one block may disagree on reaching the barrier");
       }
-    } else if (sym_is_cooperative_groups(n->sym)) {
-      refuse(L, n->begin, "cooperative groups ('%s') are not supported in a coarsened kernel: their queries and "
-             "collectives read thread and block coordinates that tfuse cannot renumber", n->sym->name);
-    } else if (n->sym && n->sym->name && n->sym->in_system_header &&
-               !strncmp(n->sym->name, "__syncthreads_", 14)) {
-      refuse(L, n->begin, "'%s' combines values across a block, which coarsening changes", n->sym->name);
-    } else if (n->sym && n->sym->name && is_warp_sync_name(n->sym->name) && thread) {
-      refuse(L, n->begin,
-             "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp", n->sym->name);
-    } else if (n->sym && n->sym->kind == SYM_FUNC && n->sym->body) {
-      check_callee(L, n, n->sym);
-    } else if (!n->sym && !call_is_construct(n)) {
-      refuse(L, n->begin, "call through a pointer or of unknown function: tfuse cannot see what it does");
+    } else {
+      check_call(L, n, n, NULL);
     }
     break;
   case N_BUILTIN:
@@ -258,11 +504,6 @@ static void walk(Legal *L, Node *n) {
       if (hit)
         refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z", nm,
                nm);
-    } else if (n->sym && n->sym->kind == SYM_SHARED && n->sym->varying && n->sym->is_extern && !n->sym->reported) {
-      n->sym->reported = true; /* reported once */
-      refuse(L, n->sym->decl_off != ~0u ? n->sym->decl_off : n->begin,
-             "extern __shared__ '%s' must be replicated per logical block, but its size per block is "
-             "unknown to tfuse", n->sym->name);
     } else if (n->sym && n->sym->varying && n->in_macro) {
       refuse(L, n->begin,
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
@@ -284,17 +525,9 @@ static void walk(Legal *L, Node *n) {
              "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split", n->sym->name);
     break;
   case N_BINOP:
-    if (thread && (n->op == OP_REM || n->op == OP_AND || n->op == OP_SHR || n->op == OP_DIV) && n->nkid == 2 &&
-        mentions_threadidx(n->kid[0])) {
-      Node *rhs = node_strip(n->kid[1]);
-      const char *t = L->u->src->text + rhs->begin;
-      size_t len = rhs->end - rhs->begin;
-      bool lane = is_lane_constant(rhs) || (len == 2 && (!strncmp(t, "32", 2) || !strncmp(t, "31", 2))) ||
-                  (len == 1 && n->op == OP_SHR && t[0] == '5');
-      if (lane)
-        refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
-                            "change which lanes form a warp");
-    }
+    if (lane_arithmetic(L, n))
+      refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
+                          "change which lanes form a warp");
     break;
   case N_GOTO:
   case N_LABEL:
@@ -343,20 +576,6 @@ static void walk(Legal *L, Node *n) {
   }
 }
 
-static void shared_vars(Node *n, Vec *out, int depth) {
-  if (n->sym && n->sym->kind == SYM_SHARED && !n->sym->is_extern) {
-    bool seen = false;
-    for (int i = 0; i < out->len && !seen; i++)
-      seen = out->items[i] == n->sym;
-    if (!seen)
-      vec_push(out, n->sym);
-  }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
-    shared_vars(n->sym->body, out, depth + 1);
-  for (int i = 0; i < n->nkid; i++)
-    shared_vars(n->kid[i], out, depth);
-}
-
 /* Block mode replicates a shared variable K times: the static total must
  * stay within the 48 KB a block may declare statically (CUDA programming
  * guide, "Shared Memory"), or ptxas rejects the output.  Refused here, with
@@ -367,11 +586,13 @@ static void check_static_shared(Legal *L) {
   if (k->p.mode != MODE_BLOCK)
     return;
   Vec vars = {0};
-  shared_vars(k->fn, &vars, 0);
+  kernel_shared_vars(k->fn, &vars);
   long long total = 0, replicated = 0;
   Sym *largest = NULL;
   for (int i = 0; i < vars.len; i++) {
     Sym *s = vars.items[i];
+    if (s->is_extern)
+      continue; /* dynamic: not part of the static size */
     if (s->bytes < 0) {
       vec_free(&vars);
       return;
@@ -397,5 +618,6 @@ bool legality_check(Unit *u, Kernel *k) {
   walk(&L, k->fn->sym->body);
   check_static_shared(&L);
   vec_free(&L.stack);
+  vec_free(&L.checked);
   return L.ok;
 }

@@ -27,6 +27,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A file of the project that a translation unit includes, and where: the
+ * #include in the input that brings it in (directly or not). */
+typedef struct {
+  const char *real; /* its real path (while the files are found) */
+  Source *file;
+  unsigned at;      /* the #include's offset, in the input's text, then in the project's */
+} Reach;
+
 /* A file libclang names, and the project's file it is (NULL: none). */
 typedef struct {
   CXFile file;
@@ -40,8 +48,9 @@ typedef struct {
   int cur;                /* the translation unit being read */
   Project *project;
   Vec reals;              /* char*: the real path of each of project->files */
-  /* Per translation unit: the project's files it includes (Source*), and
-   * the ranges its preprocessor skipped in them (Span*, project offsets). */
+  /* Per translation unit: the project's files it includes (Reach*, the
+   * input first), and the ranges its preprocessor skipped in them
+   * (unsigned[2], project offsets). */
   Vec *tu_files, *tu_skipped;
   /* CXFile -> project file, for the current translation unit (open addressing). */
   FileSlot *files;
@@ -52,6 +61,7 @@ typedef struct {
   /* USR -> Sym, open addressing: one table for all translation units. */
   Sym **table;
   size_t cap, count;
+  Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -224,9 +234,20 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   Impl *im = impl_of(u);
   if (clang_Cursor_isNull(decl) || clang_isInvalid(clang_getCursorKind(decl)))
     return NULL;
+  Sym *spec_of = NULL;
+  /* An instantiation of a template is the template (its body is the
+   * pattern's). An explicit specialization is a function of its own, with
+   * its own body: its definition is not the template's. */
   CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
-  if (!clang_Cursor_isNull(tmpl))
-    decl = tmpl;
+  if (!clang_Cursor_isNull(tmpl)) {
+    CXCursor def = clang_getCursorDefinition(decl), tdef = clang_getCursorDefinition(tmpl);
+    bool explicit_spec = !clang_Cursor_isNull(def) && !clang_Cursor_isNull(tdef) &&
+                         !clang_equalLocations(clang_getCursorLocation(def), clang_getCursorLocation(tdef));
+    if (!explicit_spec)
+      decl = tmpl;
+    else
+      spec_of = sym_for(u, tmpl);
+  }
   decl = clang_getCanonicalCursor(decl);
   char *usr = take_string(clang_getCursorUSR(decl));
   char *name = take_string(clang_getCursorSpelling(decl));
@@ -238,6 +259,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   Sym *s = arena_alloc(sizeof *s);
   s->usr = usr;
   s->name = name;
+  s->spec_of = spec_of;
   s->decl_off = ~0u;
   CXSourceLocation loc = clang_getCursorLocation(decl);
   unsigned off;
@@ -299,6 +321,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     s->is_volatile = clang_isVolatileQualifiedType(elem) ||
                      (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
     s->is_const = clang_isConstQualifiedType(elem);
+    s->type_dependent = clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent;
   } else if (is_function_kind(k)) {
     Attrs a = cursor_attrs(decl);
     s->kind = SYM_FUNC;
@@ -316,10 +339,13 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         s->out_params |= 1u << i;
       if (out && pt.kind != CXType_Pointer)
         s->ref_params |= 1u << i;
+      if (!out && clang_Type_getSizeOf(pt) == CXTypeLayoutError_Dependent)
+        s->dep_params |= 1u << i; /* `T p`: a pointer if T is one */
     }
     s->is_global_fn = a.global;
     s->is_device_fn = a.device;
     s->is_ctor = k == CXCursor_Constructor;
+    s->is_defaulted = clang_CXXMethod_isDefaulted(decl) != 0;
     enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
     bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
                     pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;
@@ -334,6 +360,13 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
       Attrs b = cursor_attrs(def);
       s->is_global_fn |= b.global;
       s->is_device_fn |= b.device;
+      unsigned doff;
+      if (!loc_in_main(im, clang_getCursorLocation(def), &doff)) {
+        /* Defined in a header: unit_load_body builds it when an analysis needs it. */
+        CXCursor *h = arena_alloc(sizeof *h);
+        *h = def;
+        s->ext_def = h;
+      }
     }
   } else {
     s->kind = SYM_OTHER;
@@ -667,6 +700,70 @@ static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
   return 0;
 }
 
+/* Whether a member access outside the main file is spelled `->`: the token
+ * before the member's name.  An unnamed access (threadIdx.x, a property)
+ * gets its last token as its spelling. */
+static bool member_is_arrow(CXCursor c, char **spelling) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned ntok = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &ntok);
+  CXSourceLocation name = clang_getCursorLocation(c);
+  bool arrow = false;
+  if (ntok && !(*spelling)[0])
+    *spelling = take_string(clang_getTokenSpelling(tu, toks[ntok - 1]));
+  for (unsigned i = 1; i < ntok; i++) {
+    if (!clang_equalLocations(clang_getTokenLocation(tu, toks[i]), name))
+      continue;
+    CXString sp = clang_getTokenSpelling(tu, toks[i - 1]);
+    if (!strcmp(clang_getCString(sp), "template") && i >= 2) { /* p->template f<T>() */
+      clang_disposeString(sp);
+      sp = clang_getTokenSpelling(tu, toks[i - 2]);
+    }
+    arrow = !strcmp(clang_getCString(sp), "->");
+    clang_disposeString(sp);
+    break;
+  }
+  clang_disposeTokens(tu, toks, ntok);
+  return arrow;
+}
+
+/* A call whose callee clang left unresolved (a dependent name in a
+ * template): the overload set of its name, found under the callee (an
+ * operator's callee stands between its operands). */
+static void dependent_callee(Node *call) {
+  for (int i = 0; i < call->nkid; i++) {
+    Node *d = call->kid[i];
+    while ((d->kind == N_UNEXPOSED || d->kind == N_PAREN) && d->nkid == 1)
+      d = d->kid[0];
+    for (int j = 0; d->kind == N_DECL_REF && j < d->nkid; j++)
+      if (d->kid[j]->cand) {
+        call->cand = d->kid[j]->cand;
+        call->ncand = d->kid[j]->ncand;
+        call->spelling = d->kid[j]->spelling;
+        return;
+      }
+  }
+  Node *c = call->kid[0];
+  for (int depth = 0; c && depth < 4; depth++) {
+    if (c->cand) {
+      call->cand = c->cand;
+      call->ncand = c->ncand;
+      call->spelling = c->spelling;
+      return;
+    }
+    Node *next = NULL;
+    for (int i = 0; i < c->nkid && !next; i++)
+      if (c->kid[i]->kind != N_TYPE_REF)
+        next = c->kid[i];
+    if (c->kind == N_MEMBER || (c->kind == N_DECL_REF && !next)) {
+      call->spelling = c->spelling; /* x.f(), T::f(): named for the refusal */
+      return;
+    }
+    c = next;
+  }
+}
+
 static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
@@ -678,10 +775,22 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   unsigned b = 0, e = 0;
   bool bmain = loc_in_main(im, clang_getRangeStart(r), &b);
   bool emain = loc_in_main(im, clang_getRangeEnd(r), &e);
-  if (!bmain || !emain || source_file_at(u->src, b) != source_file_at(u->src, e))
+  bool in_main = bmain && emain && source_file_at(u->src, b) == source_file_at(u->src, e);
+  if (!in_main)
     b = e = parent ? parent->begin : 0;
   n->begin = b;
   n->end = e < b ? b : e;
+  /* An extent whose last token comes from a macro use ends, for libclang,
+   * where that use *starts* (`i < IDN(nx)` would end before `IDN`): its
+   * end is moved past the use once the uses are known (fix_macro_ends). */
+  if (in_main) {
+    CXFile sf;
+    unsigned so;
+    clang_getSpellingLocation(clang_getRangeEnd(r), &sf, NULL, NULL, &so);
+    Source *ss = file_src(im, sf);
+    if (!ss || ss->base + so != e)
+      vec_push(&im->macro_ends, n);
+  }
 
   /* The cursor's own location.  A token spelled in a macro *argument* has
    * its spelling in the file's own text at the use (spelling == file
@@ -720,7 +829,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     /* An array's size expressions are children too; only this tells them
      * from an initializer.  A class type's implicit default construction
      * (`P p[64];`) is an initializer to clang but has no text. */
-    if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym) {
+    if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym && !in_main) {
+      n->has_var_init = true; /* a header's text is not at hand: any initializer counts */
+    } else if (n->kind == N_VAR && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(c)) && n->sym) {
       int depth = 0;
       for (unsigned i = n->loc + (unsigned)strlen(n->sym->name); i < n->end && i < u->src->len; i++) {
         char ch = u->src->text[i];
@@ -748,8 +859,26 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     break;
   case N_MEMBER:
     n->spelling = take_string(clang_getCursorSpelling(c));
+    if (!in_main)
+      n->arrow = member_is_arrow(c, &n->spelling);
     break;
   default:
+    if (ck == CXCursor_OverloadedDeclRef) {
+      /* A dependent call's name: the functions it may call. */
+      n->spelling = take_string(clang_getCursorSpelling(c));
+      n->ncand = (int)clang_getNumOverloadedDecls(c);
+      n->cand = arena_alloc(sizeof(Sym *) * (size_t)(n->ncand + 1));
+      for (int i = 0; i < n->ncand; i++) {
+        CXCursor d = clang_getOverloadedDecl(c, (unsigned)i);
+        bool shadow = clang_getCursorKind(d) == CXCursor_UnexposedDecl; /* `using std::exp;` */
+        CXCursor t = shadow ? clang_getCursorDefinition(d) : clang_getNullCursor();
+        if (shadow && !clang_Cursor_isNull(t) && is_function_kind(clang_getCursorKind(t)))
+          d = t;
+        n->cand[i] = sym_for(u, d);
+        if (shadow && n->cand[i] && n->cand[i]->kind == SYM_OTHER)
+          n->cand[i]->kind = SYM_FUNC; /* a function it cannot reach: known by name, else unknown */
+      }
+    }
     break;
   }
 
@@ -785,6 +914,10 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
           n->kind = N_BUILTIN;
           n->bi_dim = last - 'x';
         }
+      } else if (n->bi != BI_NONE && !in_main && n->spelling && n->spelling[0] >= 'x' && n->spelling[0] <= 'z' &&
+                 !n->spelling[1]) {
+        n->kind = N_BUILTIN; /* in a header's function: never rewritten, but its dimension counts */
+        n->bi_dim = n->spelling[0] - 'x';
       }
       if (n->kind != N_BUILTIN) {
         /* In a macro: keep the facts, the legality pass refuses seeds here. */
@@ -796,7 +929,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     }
   }
 
-  if (n->kind == N_MEMBER && n->nkid == 1 && n->kid[0]->end <= n->end) {
+  if (n->kind == N_MEMBER && n->nkid == 1 && n->kid[0]->end <= n->end && in_main) {
     const char *t = u->src->text;
     for (unsigned i = n->kid[0]->end; i + 1 < n->end; i++)
       if (t[i] == '-' && t[i + 1] == '>')
@@ -807,7 +940,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 2)
     n->block_threads = block_threads_of(u, clang_Cursor_getArgument(c, 1), &n->block_var, 0);
-  if (n->kind == N_CALL) {
+  if (n->kind == N_CALL && !n->sym && n->nkid)
+    dependent_callee(n);
+  if (n->kind == N_CALL && in_main) {
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
       if (k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "__cudaPushCallConfiguration")) {
@@ -828,6 +963,47 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
 
 /* ---- top level ---- */
 
+/* Whether a function's text tests the compilation target (__CUDA_ARCH__,
+ * <nv/target>'s NV_IF_TARGET and friends, CCCL's _CCCL_DEVICE_COMPILATION):
+ * parsed host-side, tfuse sees only the host's branch of such code.  Text
+ * it cannot read counts as testing. */
+static bool tests_target(CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile fb, fe;
+  unsigned ob, oe;
+  clang_getFileLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+  clang_getFileLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+  size_t size = 0;
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(tu, fb, &size) : NULL;
+  if (!t || oe < ob || oe > size)
+    return true;
+  static const char *marks[] = {"CUDA_ARCH", "NV_IF_", "NV_DISPATCH_TARGET", "NV_IS_", "NV_PROVIDES_SM",
+                                "_CCCL_DEVICE_COMPILATION", "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH"};
+  for (unsigned i = ob; i < oe; i++)
+    for (size_t m = 0; m < sizeof marks / sizeof *marks; m++)
+      if (t[i] == marks[m][0] && !strncmp(t + i, marks[m], strlen(marks[m])) && i + strlen(marks[m]) <= oe)
+        return true;
+  return false;
+}
+
+bool unit_load_body(Unit *u, Sym *fn) {
+  if (fn->body || !fn->ext_def)
+    return fn->body != NULL;
+  CXCursor def = *(CXCursor *)fn->ext_def;
+  fn->ext_def = NULL; /* once, and not again while its own body is built */
+  Node *f = build(u, def, NULL);
+  for (int i = 0; i < f->nkid; i++)
+    if (f->kid[i]->kind == N_COMPOUND)
+      fn->body = f->kid[i];
+  if (!fn->body)
+    return false;
+  fn->fn_decl = f;
+  fn->arch_dependent = tests_target(def);
+  vec_push(&u->extern_functions, f);
+  return true;
+}
+
 static void import_function(Unit *u, CXCursor c) {
   Node *fn = build(u, c, NULL);
   if (!fn->sym)
@@ -838,6 +1014,8 @@ static void import_function(Unit *u, CXCursor c) {
       has_body = true;
   if (has_body && clang_isCursorDefinition(c)) {
     fn->sym->fn_decl = fn;
+    fn->sym->ext_def = NULL;
+    fn->sym->arch_dependent = tests_target(c);
     for (int i = 0; i < fn->nkid; i++)
       if (fn->kid[i]->kind == N_COMPOUND)
         fn->sym->body = fn->kid[i];
@@ -847,9 +1025,112 @@ static void import_function(Unit *u, CXCursor c) {
   }
 }
 
+/* ---- macros (for passes/macros.c) ---- */
+
+/* The spellings of the tokens of c's extent (c: a macro definition or use). */
+static char **token_spellings(CXCursor c, int *n) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
+  char **out = arena_alloc(sizeof(char *) * (nt + 1));
+  for (unsigned i = 0; i < nt; i++)
+    out[i] = take_string(clang_getTokenSpelling(tu, toks[i]));
+  if (toks)
+    clang_disposeTokens(tu, toks, nt);
+  *n = (int)nt;
+  return out;
+}
+
+/* The Macro of a definition cursor, made once per translation unit: its
+ * name, parameters and body tokens. */
+static Macro *macro_of(Unit *u, CXCursor def) {
+  int tu = impl_of(u)->cur;
+  char *name = take_string(clang_getCursorSpelling(def));
+  unsigned off = 0;
+  CXFile f;
+  clang_getSpellingLocation(clang_getCursorLocation(def), &f, NULL, NULL, &off);
+  char *file = f ? take_string(clang_getFileName(f)) : arena_strdup("");
+  for (int i = u->macros.len - 1; i >= 0; i--) { /* this translation unit's, the last ones */
+    Macro *m = u->macros.items[i];
+    if (m->tu != tu)
+      break;
+    if (m->def_off == off && !strcmp(m->name, name) && !strcmp(m->file, file))
+      return m;
+  }
+  Macro *m = arena_alloc(sizeof *m);
+  m->name = name;
+  m->file = file;
+  m->def_off = off;
+  m->tu = tu;
+  m->func_like = clang_Cursor_isMacroFunctionLike(def);
+  int nt;
+  char **t = token_spellings(def, &nt);
+  int i = 1; /* t[0] is the name */
+  if (m->func_like && i < nt && !strcmp(t[i], "(")) {
+    m->params = arena_alloc(sizeof(char *) * (size_t)nt);
+    for (i++; i < nt && strcmp(t[i], ")"); i++) {
+      if (!strcmp(t[i], ","))
+        continue;
+      if (!strcmp(t[i], "...")) {
+        m->variadic = true;
+        continue;
+      }
+      m->params[m->nparams++] = t[i];
+    }
+    i++;
+  }
+  m->body = t + (i < nt ? i : nt);
+  m->nbody = i < nt ? nt - i : 0;
+  vec_push(&u->macros, m);
+  return m;
+}
+
+static void import_macro_use(Unit *u, CXCursor c) {
+  Impl *im = impl_of(u);
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned b, e;
+  if (!loc_in_main(im, clang_getRangeStart(r), &b) || !loc_in_main(im, clang_getRangeEnd(r), &e) || e <= b)
+    return;
+  CXCursor def = clang_getCursorReferenced(c);
+  if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_MacroDefinition)
+    return;
+  MacroUse *mu = arena_alloc(sizeof *mu);
+  mu->begin = b;
+  mu->end = e;
+  mu->macro = macro_of(u, def);
+  mu->tu = im->cur;
+  mu->tok = token_spellings(c, &mu->ntok);
+  vec_push(&u->macro_uses, mu);
+}
+
+/* Moves each extent that ends at the start of a macro use to the end of
+ * the longest use starting there (the outermost one). */
+static void fix_macro_ends(Unit *u) {
+  Impl *im = impl_of(u);
+  for (int i = 0; i < im->macro_ends.len; i++) {
+    Node *n = im->macro_ends.items[i];
+    unsigned end = n->end;
+    for (int j = 0; j < u->macro_uses.len; j++) {
+      MacroUse *mu = u->macro_uses.items[j];
+      if (mu->begin == n->end && mu->end > end)
+        end = mu->end;
+    }
+    n->end = end;
+  }
+  vec_free(&im->macro_ends);
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   Unit *u = data;
   Impl *im = impl_of(u);
+  /* Macro definitions of the user's headers too: macros.c expands uses
+   * whose bodies name other macros. */
+  if (clang_getCursorKind(c) == CXCursor_MacroDefinition &&
+      !clang_Location_isInSystemHeader(clang_getCursorLocation(c))) {
+    macro_of(u, c);
+    return CXChildVisit_Continue;
+  }
   unsigned off;
   if (!loc_in_main(im, clang_getCursorLocation(c), &off))
     return CXChildVisit_Continue;
@@ -858,6 +1139,10 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     /* A header's functions are imported from the first input that includes it. */
     if (first_sight(im, off))
       import_function(u, c);
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_MacroExpansion) {
+    import_macro_use(u, c);
     return CXChildVisit_Continue;
   }
   switch (k) {
@@ -941,6 +1226,56 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
  * ($TFUSE_CACHE_DIR, else $XDG_CACHE_HOME/tfuse, else ~/.cache/tfuse) and
  * reused with -include-pch.  Any failure just means a plain parse;
  * TFUSE_NO_PCH=1 turns the cache off. */
+/* Host overloads of min and max that nvcc's crt/math_functions.hpp gives
+ * host code and clang's CUDA headers do not (a host `max(1.5f, x)` is "no
+ * matching function" to clang): parsed only, never emitted. */
+static const char nvcc_host_compat[] =
+    "/* tfuse: host overloads nvcc gives host code (parsed only) */\n"
+    "#pragma once\n"
+    "#if !defined(__CUDA_ARCH__)\n"
+    "#define TFUSE_MINMAX(R, A, B) \\\n"
+    "  static inline __host__ R min(const A a, const B b) { return (R)a < (R)b ? (R)a : (R)b; } \\\n"
+    "  static inline __host__ R max(const A a, const B b) { return (R)a > (R)b ? (R)a : (R)b; }\n"
+    "TFUSE_MINMAX(int, int, int)\n"
+    "TFUSE_MINMAX(unsigned int, unsigned int, unsigned int)\n"
+    "TFUSE_MINMAX(unsigned int, int, unsigned int)\n"
+    "TFUSE_MINMAX(unsigned int, unsigned int, int)\n"
+    "TFUSE_MINMAX(long int, long int, long int)\n"
+    "TFUSE_MINMAX(unsigned long int, unsigned long int, unsigned long int)\n"
+    "TFUSE_MINMAX(unsigned long int, long int, unsigned long int)\n"
+    "TFUSE_MINMAX(unsigned long int, unsigned long int, long int)\n"
+    "TFUSE_MINMAX(long long int, long long int, long long int)\n"
+    "TFUSE_MINMAX(unsigned long long int, unsigned long long int, unsigned long long int)\n"
+    "TFUSE_MINMAX(unsigned long long int, long long int, unsigned long long int)\n"
+    "TFUSE_MINMAX(unsigned long long int, unsigned long long int, long long int)\n"
+    "TFUSE_MINMAX(float, float, float)\n"
+    "TFUSE_MINMAX(double, double, double)\n"
+    "TFUSE_MINMAX(double, float, double)\n"
+    "TFUSE_MINMAX(double, double, float)\n"
+    "#undef TFUSE_MINMAX\n"
+    "#endif\n";
+
+/* The compat header's path in the cache folder (written once), or NULL. */
+static const char *nvcc_host_compat_path(void) {
+  const char *dir = cache_dir();
+  if (!dir)
+    return NULL;
+  const char *path = arena_printf("%s/nvcc-host-compat-%016zx.h", dir, str_hash(nvcc_host_compat));
+  if (access(path, R_OK) == 0)
+    return path;
+  const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f)
+    return NULL;
+  bool ok = fwrite(nvcc_host_compat, 1, sizeof nvcc_host_compat - 1, f) == sizeof nvcc_host_compat - 1;
+  ok &= fclose(f) == 0;
+  if (!ok || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return NULL;
+  }
+  return path;
+}
+
 static const char *preamble_pch(CXIndex index, Vec *args) {
   if (getenv("TFUSE_NO_PCH"))
     return NULL;
@@ -969,10 +1304,13 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
   return ok ? path : NULL;
 }
 
-/* The preprocessing record gives the ranges #if skipped (unit_is_skipped). */
+/* The detailed preprocessing record gives the macro definitions and uses
+ * (macros.c) and the ranges #if skipped (unit_is_skipped). */
 #define PARSE_FLAGS (CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord)
 
-/* Parses one input; false after an error. */
+/* Parses one input, with the texts tfuse gave some files of the project
+ * (macro uses expanded: Project.texts) in place of the disk's; false after
+ * an error. */
 static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTranslationUnit *tu) {
   Vec args = {0};
   vec_push(&args, "-x");
@@ -993,14 +1331,27 @@ static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTransla
       fprintf(stderr, " %s", (char *)args.items[i]);
     fputc('\n', stderr);
   }
+  const char *compat = nvcc_host_compat_path();
+  if (compat) {
+    vec_push(&args, "-include");
+    vec_push(&args, (char *)compat);
+  }
+  /* libclang finds an unsaved file by the file it names, whatever the
+   * spelling of the #include or of the input that reaches it. */
+  Vec *texts = &im->project->texts;
+  struct CXUnsavedFile *unsaved = calloc((size_t)(texts->len ? texts->len : 1), sizeof *unsaved);
+  for (int i = 0; i < texts->len; i++) {
+    Source *f = texts->items[i];
+    unsaved[i] = (struct CXUnsavedFile){f->path, f->text, (unsigned long)f->len};
+  }
   const char *pch = preamble_pch(im->index, &args);
   enum CXErrorCode ec = CXError_Failure;
   *tu = NULL;
   if (pch) {
     vec_push(&args, "-include-pch");
     vec_push(&args, (void *)pch);
-    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, NULL, 0,
-                                     CXTranslationUnit_KeepGoing, tu);
+    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, unsaved,
+                                     (unsigned)texts->len, PARSE_FLAGS, tu);
     args.len -= 2;
     /* A stale or unusable cache: fall back to a plain parse. */
     if (ec == CXError_Success && clang_getNumDiagnostics(*tu) > 0) {
@@ -1022,9 +1373,10 @@ static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTransla
     }
   }
   if (ec != CXError_Success || !*tu)
-    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, NULL, 0,
-                                     CXTranslationUnit_KeepGoing, tu);
+    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, unsaved,
+                                     (unsigned)texts->len, PARSE_FLAGS, tu);
   vec_free(&args);
+  free(unsaved);
   if (ec != CXError_Success) {
     *tu = NULL;
     error_plain("%s '%s'", error_code_sentence(ec), in->path);
@@ -1046,7 +1398,7 @@ typedef struct {
   Impl *im;
   CXTranslationUnit tu;
   Vec *headers;  /* Header* */
-  Vec *included; /* char*: real paths of the files under the root it includes */
+  Vec *included; /* Reach*: the files under the root it includes */
 } IncludeScan;
 
 static void include_visit(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data) {
@@ -1060,7 +1412,10 @@ static void include_visit(CXFile included, CXSourceLocation *stack, unsigned dep
   if (!project_under_root(sc->im->project, real))
     return;
   bool system = clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0));
-  vec_push(sc->included, (void *)real);
+  Reach *r = arena_alloc(sizeof *r);
+  r->real = real;
+  clang_getFileLocation(stack[depth - 1], NULL, NULL, NULL, &r->at); /* the #include in the input */
+  vec_push(sc->included, r);
   for (int i = 0; i < sc->headers->len; i++) {
     Header *h = sc->headers->items[i];
     if (!strcmp(h->real, real)) {
@@ -1117,18 +1472,27 @@ static void find_files(Impl *im, Project *p) {
     vec_push(&im->reals, (void *)h->real);
   }
   vec_free(&headers);
-  /* Each translation unit's files of the project, as Source*. */
-  for (int t = 0; t < im->ntus; t++) {
-    Vec reals = im->tu_files[t];
-    im->tu_files[t] = (Vec){0};
-    vec_push(&im->tu_files[t], p->files.items[t]);
-    for (int i = 0; i < reals.len; i++)
-      for (int j = p->inputs.len; j < im->reals.len; j++)
-        if (!strcmp(reals.items[i], im->reals.items[j]))
-          vec_push(&im->tu_files[t], p->files.items[j]);
-    vec_free(&reals);
-  }
   source_join(&p->text, &p->files, p->inputs.len == 1 ? ((Input *)p->inputs.items[0])->path : "the files given");
+  /* Each translation unit's files of the project, and where it includes them. */
+  for (int t = 0; t < im->ntus; t++) {
+    Vec reached = im->tu_files[t];
+    Source *input = p->files.items[t];
+    im->tu_files[t] = (Vec){0};
+    Reach *self = arena_alloc(sizeof *self);
+    self->file = input;
+    vec_push(&im->tu_files[t], self);
+    for (int i = 0; i < reached.len; i++) {
+      Reach *r = reached.items[i];
+      for (int j = p->inputs.len; j < im->reals.len && !r->file; j++)
+        if (!strcmp(r->real, im->reals.items[j]))
+          r->file = p->files.items[j];
+      if (r->file) {
+        r->at += input->base;
+        vec_push(&im->tu_files[t], r);
+      }
+    }
+    vec_free(&reached);
+  }
 }
 
 bool parse_project(Unit *u, Project *p, const Options *opt) {
@@ -1136,6 +1500,10 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   u->impl = im;
   u->src = &p->text;
   im->project = p;
+  /* Afresh: a second parse (after macros.c) finds the files again. */
+  vec_free(&p->files);
+  vec_free(&p->text.parts);
+  p->text = (Source){0};
   im->index = clang_createIndex(0, 0);
   im->tus = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof *im->tus);
   im->tu_files = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
@@ -1165,6 +1533,7 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
     if (l)
       clang_disposeSourceRangeList(l);
   }
+  fix_macro_ends(u);
   return true;
 }
 
@@ -1177,7 +1546,7 @@ bool unit_is_skipped(const Unit *u, unsigned off) {
   for (int t = 0; t < im->ntus; t++) {
     bool includes = false;
     for (int i = 0; i < im->tu_files[t].len && !includes; i++)
-      includes = im->tu_files[t].items[i] == f;
+      includes = ((Reach *)im->tu_files[t].items[i])->file == f;
     if (!includes)
       continue;
     seen = true;

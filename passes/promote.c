@@ -235,14 +235,16 @@ static bool decide(PA *pa, Sym *s, Promo *pr, bool report) {
     NOT_PROMOTED(at, "shared array '%s' is not promoted to registers: it is volatile", s->name);
   if (!s->elem_scalar || !s->elem_type || s->rank < 1 || s->rank > 8)
     NOT_PROMOTED(at, "shared array '%s' is not promoted to registers: its element type is not a scalar", s->name);
-  /* A file-scope array may be touched by other functions. */
-  for (int i = 0; i < u->functions.len; i++) {
-    Node *fn = u->functions.items[i];
+  /* A file-scope array may be touched by other functions (the file's, and
+   * the headers' that the analysis loaded). */
+  for (int i = 0; i < u->functions.len + u->extern_functions.len; i++) {
+    Node *fn = i < u->functions.len ? u->functions.items[i] : u->extern_functions.items[i - u->functions.len];
     if (fn == k->fn || !fn->sym || !fn->sym->body)
       continue;
     Vec refs = {0};
     refs_of(fn->sym->body, s, &refs);
-    unsigned off = refs.len ? ((Node *)refs.items[0])->begin : 0;
+    Node *first = refs.len ? refs.items[0] : NULL;
+    unsigned off = first && first->end > first->begin ? first->begin : at; /* a header's node: no offset */
     int n = refs.len;
     vec_free(&refs);
     if (n)

@@ -45,7 +45,18 @@ typedef struct {
   LoopFrame loops[256];
   int nloops;
   Vec shared; /* Sym*: every __shared__ variable the kernel and its helpers name */
+  bool threads; /* the threads pass: seeds are threadIdx.x/y/z, shared memory is one */
 } UA;
+
+/* Block mode, or the threads pass (which asks what differs between the
+ * threads of one block, as thread mode does between copies). */
+static bool ua_block(const UA *ua) { return ua->k->p.mode == MODE_BLOCK && !ua->threads; }
+
+static bool ua_seed(const UA *ua, const Node *n) {
+  if (ua->threads)
+    return n->kind == N_BUILTIN && n->bi == BI_THREADIDX;
+  return builtin_is_seed(ua->k, n);
+}
 
 static int eff_depth(UA *ua) { return ua->depth + ua->ret_bump; }
 
@@ -72,48 +83,104 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
   return n->bi == r && (n->bi_dim == k->p.dim || n->bi_dim < 0);
 }
 
-bool node_is_barrier(const Node *n) {
-  /* clang declares __syncthreads as a builtin, implicitly, at its first
-   * use: recognise it by name and by having no body of the user's. */
-  return n->kind == N_CALL && n->sym && !n->sym->body && n->sym->name && !strcmp(n->sym->name, "__syncthreads");
+/* `cg::this_thread_block()`: the handle of the physical block, the same in
+ * every thread and copy (cooperative groups' only use tfuse follows). */
+bool node_is_cg_block_handle(const Node *n) {
+  return n->kind == N_CALL && n->sym && sym_is_cooperative_groups(n->sym) && n->sym->name &&
+         !strcmp(n->sym->name, "this_thread_block");
 }
 
-/* Walks an lvalue down to the variable it names.  *through_memory is set
- * when the path dereferences a pointer (the store then goes to memory
- * whatever the root is). */
-static Sym *lvalue_root(Node *lhs, bool *through_memory) {
-  *through_memory = false;
-  Node *n = node_strip(lhs);
-  while (n) {
-    switch (n->kind) {
-    case N_DECL_REF:
-      if (n->sym && (n->sym->is_pointer || n->sym->is_reference) && n != node_strip(lhs))
-        *through_memory = true;
-      return n->sym;
-    case N_SUBSCRIPT:
-      n = node_strip(n->kid[0]);
-      break;
-    case N_MEMBER:
-      if (n->arrow)
-        *through_memory = true;
-      if (n->nkid < 1)
-        return NULL;
-      n = node_strip(n->kid[0]);
-      break;
-    case N_UNOP:
-      if (n->op == OP_DEREF) {
-        *through_memory = true;
-        n = node_strip(n->kid[0]);
-        break;
-      }
-      return NULL;
-    default:
-      *through_memory = true;
-      return NULL;
+static bool names_cg_block(const Node *n) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->cg_block)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (names_cg_block(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* `cg::sync(b)` and `b.sync()` on such a handle b: bar.sync over the
+ * physical block, as __syncthreads(). */
+static bool is_cg_block_sync(const Node *n) {
+  if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
+      strcmp(n->sym->name, "sync"))
+    return false;
+  return names_cg_block(n);
+}
+
+bool node_is_barrier(const Node *n) {
+  return n->kind == N_CALL && n->sym && (fn_class(n->sym) == FN_BARRIER || is_cg_block_sync(n));
+}
+
+/* Marks the locals `cg::thread_block b = cg::this_thread_block();` that
+ * nothing else writes. */
+static bool init_is_block_handle(Node *n) {
+  if (node_is_cg_block_handle(n))
+    return true;
+  return n->nkid >= 1 && (n->kind == N_UNEXPOSED || n->kind == N_CALL || n->kind == N_PAREN || n->kind == N_CAST) &&
+         init_is_block_handle(n->kid[n->nkid - 1]);
+}
+
+static void mark_cg_blocks(Node *n) {
+  if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_LOCAL && !n->sym->is_reference && !n->sym->is_pointer) {
+    Node *init = var_init(n);
+    if (init && init_is_block_handle(init))
+      n->sym->cg_block = true;
+  }
+  if (n->kind == N_ASSIGN) {
+    Node *l = node_strip(n->kid[0]);
+    if (l->kind == N_DECL_REF && l->sym)
+      l->sym->cg_block = false; /* assigned: not only the handle */
+  }
+  for (int i = 0; i < n->nkid; i++)
+    mark_cg_blocks(n->kid[i]);
+}
+
+/* Queries over the helpers a call reaches walk each helper once: `seen`
+ * holds the functions already visited (for "any" queries, found without;
+ * for purity, found pure or being checked: recursion is refused
+ * elsewhere), so overload sets that call overload sets stay linear. */
+static bool seen_before(Vec *seen, const Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, (void *)fn);
+  return false;
+}
+
+/* A builtin read the kernel's coarsening changes: a seed or a rescaled
+ * builtin, or one it cannot tell (bi_dim < 0: a whole builtin in a macro). */
+static bool builtin_changed(const Kernel *k, const Node *n) {
+  return n->kind == N_BUILTIN && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0);
+}
+
+static bool reads_changed_rec(const Kernel *k, const Node *n, Vec *seen) {
+  if (builtin_changed(k, n))
+    return true;
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && !seen_before(seen, fn) && reads_changed_rec(k, fn->body, seen))
+        return true;
     }
   }
-  return NULL;
+  for (int i = 0; i < n->nkid; i++)
+    if (reads_changed_rec(k, n->kid[i], seen))
+      return true;
+  return false;
 }
+
+bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
+  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = reads_changed_rec(k, fn->body, &seen);
+  vec_free(&seen);
+  return r;
+}
+
 
 bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
 
@@ -144,65 +211,77 @@ Node *var_init(Node *var) {
   return NULL;
 }
 
-Sym *node_store_target(Node *lhs) {
-  bool mem;
-  Sym *s = lvalue_root(lhs, &mem);
-  if (!s || mem || s->is_reference)
-    return NULL;
-  return s->kind == SYM_LOCAL || s->kind == SYM_PARAM ? s : NULL;
-}
-
-static const char *effect_prefixes[] = {
-    "atomic", "printf", "malloc", "free", "__threadfence", "__nanosleep", "__trap", "__brkpt",
-    "clock", "__assert", "assert", "__prof_trigger", "__st", "memcpy", "memset", "__syncthreads",
-    "__syncwarp", "__shfl", "__ballot", "__any", "__all", "__activemask", "__match", "__reduce",
-    "curand", "__stwb", "__stcg", "__stcs", "__stwt", "vprintf", "__pipeline", "__isShared",
-};
 
 /* A function that neither writes memory nor depends on which thread calls
- * it.  System functions are judged by name and by whether they take
- * pointers/references they could write through; user functions by body. */
-static bool pure_rec(const Sym *fn, int depth);
+ * it (effects.c's table, else its body), and a call of one (every candidate
+ * of a dependent call). */
+static bool pure_rec(const Sym *fn, Vec *seen);
+static bool call_pure_rec(const Node *call, Vec *seen);
 
-static bool body_is_pure(const Node *n, int depth) {
+static bool body_is_pure(const Node *n, Vec *seen) {
   if (!n)
     return true;
-  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
-    bool mem;
-    Sym *s = lvalue_root(n->kid[0], &mem);
-    if (mem || !s || (s->kind != SYM_LOCAL && s->kind != SYM_PARAM))
-      return false;
-  }
-  if (n->kind == N_CALL && !n->is_launch && n->sym && n->sym->kind == SYM_FUNC && !pure_rec(n->sym, depth + 1))
-    return false;
-  if (n->kind == N_CALL && (!n->sym || n->sym->kind != SYM_FUNC))
+  if ((n->kind == N_ASSIGN || node_is_incdec(n)) && !node_store_target(n->kid[0]))
+    return false; /* a store beyond its own locals */
+  /* A barrier orders the block's threads and computes nothing: a helper
+   * that only waits and reads is still a function of its arguments
+   * (legality checks where its calls may stand). */
+  if (n->kind == N_CALL && !node_is_barrier(n) && !call_pure_rec(n, seen))
     return false;
   if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || n->kind == N_BUILTIN)
     return false;
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_BUILTIN)
+    return false; /* `blockIdx` as a whole */
   for (int i = 0; i < n->nkid; i++)
-    if (!body_is_pure(n->kid[i], depth))
+    if (!body_is_pure(n->kid[i], seen))
       return false;
   return true;
 }
 
-static bool pure_rec(const Sym *fn, int depth) {
-  if (!fn || fn->kind != SYM_FUNC || depth > 32)
+static bool pure_rec(const Sym *fn, Vec *seen) {
+  if (!fn || fn->kind != SYM_FUNC)
     return false;
-  /* A non-const method writes its object; cooperative groups' queries
-   * read the thread's coordinates. */
-  if ((fn->is_method && !fn->is_const_method) || sym_is_cooperative_groups(fn))
+  /* A non-const method writes its object. */
+  if (fn->is_method && !fn->is_const_method)
     return false;
-  if (fn->body && fn->in_main_file)
-    return fn->out_params == 0 && body_is_pure(fn->body, depth);
-  if (!fn->in_system_header)
+  switch (fn_class(fn)) {
+  case FN_PURE:
+  case FN_LOAD: /* like a load: uniform at a uniform address */
+    return fn->out_params == 0;
+  case FN_BODY:
+    return fn->out_params == 0 && (seen_before(seen, fn) || body_is_pure(fn->body, seen));
+  default:
     return false;
-  for (size_t i = 0; i < sizeof effect_prefixes / sizeof *effect_prefixes; i++)
-    if (!strncmp(fn->name, effect_prefixes[i], strlen(effect_prefixes[i])))
-      return false;
-  return fn->out_params == 0;
+  }
 }
 
-bool sym_is_pure_function(const Sym *fn) { return pure_rec(fn, 0); }
+static bool call_pure_rec(const Node *call, Vec *seen) {
+  if (call->is_launch)
+    return false;
+  if (call->sym)
+    return pure_rec(call->sym, seen);
+  if (call->cand) {
+    for (int i = 0; i < call->ncand; i++)
+      if (!pure_rec(call->cand[i], seen))
+        return false;
+    return call->ncand > 0;
+  }
+  return call_is_construct(call);
+}
+
+static bool call_pure(const Node *call) {
+  Vec seen = {0};
+  bool r = call_pure_rec(call, &seen);
+  vec_free(&seen);
+  return r;
+}
+
+bool sym_is_pure_function(const Sym *fn) {
+  Vec seen = {0};
+  bool r = pure_rec(fn, &seen);
+  vec_free(&seen);
+  return r;
+}
 
 static void make_varying(UA *ua, Sym *s) {
   if (s && !s->varying && s->kind != SYM_BUILTIN && s->kind != SYM_FUNC && s->kind != SYM_OTHER &&
@@ -237,7 +316,7 @@ bool expr_has_load(const Node *n) {
 /* In block mode a write that tfuse cannot resolve may reach any shared
  * variable: each must then be one per logical block. */
 static void unknown_write(UA *ua) {
-  if (ua->k->p.mode != MODE_BLOCK)
+  if (!ua_block(ua))
     return;
   for (int i = 0; i < ua->shared.len; i++)
     make_varying(ua, ua->shared.items[i]);
@@ -253,7 +332,7 @@ static void note_writes(UA *ua, Effects *e, bool value_varying) {
     if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM) {
       if (value_varying || eff_depth(ua) > s->decl_depth)
         make_varying(ua, s);
-    } else if (s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK) {
+    } else if (s->kind == SYM_SHARED && ua_block(ua)) {
       if (value_varying || control)
         make_varying(ua, s);
     }
@@ -284,7 +363,7 @@ static void writes_per_copy(UA *ua, Node *n) {
   effects_of(n, &e);
   for (int i = 0; i < e.writes.len; i++) {
     Sym *s = e.writes.items[i];
-    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || (s->kind == SYM_SHARED && ua->k->p.mode == MODE_BLOCK))
+    if (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || (s->kind == SYM_SHARED && ua_block(ua)))
       make_varying(ua, s);
   }
   if (e.unknown)
@@ -323,19 +402,24 @@ int call_first_arg(const Node *call) {
   if (call->nkid == 0)
     return 0;
   Node *c0 = node_strip(call->kid[0]);
-  if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER)
+  if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER || (!call->sym && call->cand))
     return 1;
   return 0;
 }
 
 bool call_passes_by_ref(const Node *call, const Node *arg) {
-  if (!call->sym)
-    return false;
-  int first = call_first_arg(call);
-  for (int a = first; a < call->nkid && a - first < 32; a++)
-    if (node_strip(call->kid[a]) == arg && (call->sym->ref_params >> (a - first) & 1))
-      return true;
-  return false;
+  Node *obj;
+  bool obj_ptr, ref = false;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  int count = call->sym ? 1 : call->ncand;
+  for (int c = 0; c < count && !ref; c++) {
+    Sym *fn = call->sym ? call->sym : call->cand[c];
+    for (int a = 0; fn && a < args.len && a < 32 && !ref; a++)
+      ref = node_strip(args.items[a]) == arg && (fn->ref_params >> a & 1);
+  }
+  vec_free(&args);
+  return ref;
 }
 
 static bool visit_kids(UA *ua, Node *n) {
@@ -380,8 +464,13 @@ static bool visit_loop(UA *ua, Node *n) {
   if (n->loop_varying)
     ua->depth++;
   bool v = false;
-  if (n->init)
-    v |= visit(ua, n->init);
+  if (n->init && visit(ua, n->init)) {
+    v = true;
+    /* `for (int a = 0, b = blockIdx.x * 32; ...)`: a header emitted once
+     * cannot declare a copy per copy; the loop is emitted per copy. */
+    if (n->init->kind == N_DECL_STMT)
+      set_loop_varying(ua, n);
+  }
   bool cv = n->cond ? visit(ua, n->cond) : false;
   /* A header emitted once cannot hold a varying write (`j++, acc += v`). */
   if (n->inc && visit(ua, n->inc))
@@ -487,8 +576,7 @@ static bool visit(UA *ua, Node *n) {
     bool rv = visit(ua, n->kid[1]);
     bool lv = visit(ua, n->kid[0]);
     note_store(ua, n->kid[0], rv || lv);
-    bool mem;
-    Sym *s = lvalue_root(n->kid[0], &mem);
+    Sym *s = node_store_target(n->kid[0]);
     v = rv || lv || (s && s->varying);
     break;
   }
@@ -498,9 +586,8 @@ static bool visit(UA *ua, Node *n) {
       note_store(ua, n->kid[0], ov);
     } else if (n->op == OP_ADDR) {
       /* An address taken may be written through later: be conservative. */
-      bool mem;
-      Sym *s = lvalue_root(n->kid[0], &mem);
-      if (s && !mem && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
+      Sym *s = node_store_target(n->kid[0]);
+      if (s) {
         s->addr_taken = true;
         make_varying(ua, s);
         ov = true;
@@ -511,10 +598,12 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_CALL: {
     v = visit_kids(ua, n);
-    Sym *fn = n->sym;
-    bool pure = fn ? sym_is_pure_function(fn) : call_is_construct(n);
-    if (node_is_barrier(n))
+    bool pure = call_pure(n) || node_is_cg_block_handle(n);
+    if (node_is_barrier(n)) {
       pure = true; /* uniform: legality keeps it in uniform control */
+      if (ua->threads) /* the last round's answer stays */
+        n->barrier_thread_divergent = eff_depth(ua) > 0;
+    }
     if (!pure)
       v = true;
     /* What the call writes: its object, what its pointer and reference
@@ -538,7 +627,7 @@ static bool visit(UA *ua, Node *n) {
     Sym *s = n->sym;
     if (s && s->kind == SYM_BUILTIN) {
       /* The whole builtin (not one component): varying if it is the seed. */
-      const char *want = ua->k->p.mode == MODE_BLOCK ? "blockIdx" : "threadIdx";
+      const char *want = ua_block(ua) ? "blockIdx" : "threadIdx";
       v = n->parent && n->parent->kind == N_BUILTIN ? false : !strcmp(s->name, want);
     } else if (s) {
       if ((s->kind == SYM_LOCAL || s->kind == SYM_PARAM) && s->is_array && n->parent &&
@@ -553,7 +642,7 @@ static bool visit(UA *ua, Node *n) {
     break;
   }
   case N_BUILTIN:
-    v = builtin_is_seed(ua->k, n);
+    v = ua_seed(ua, n);
     break;
   default:
     v = visit_kids(ua, n);
@@ -568,7 +657,7 @@ static bool visit(UA *ua, Node *n) {
 static void reset_syms(Node *n) {
   if (n->sym) {
     Sym *s = n->sym;
-    s->varying = s->addr_taken = s->promoted = s->reported = false;
+    s->varying = s->addr_taken = s->promoted = s->reported = s->cg_block = false;
     s->decl_depth = s->region = 0;
     s->copy_names = NULL;
   }
@@ -576,25 +665,29 @@ static void reset_syms(Node *n) {
     reset_syms(n->kid[i]);
 }
 
-static void collect_shared(UA *ua, Node *n, int depth) {
-  if (n->sym && n->sym->kind == SYM_SHARED) {
-    bool seen = false;
-    for (int i = 0; i < ua->shared.len && !seen; i++)
-      seen = ua->shared.items[i] == n->sym;
-    if (!seen)
-      vec_push(&ua->shared, n->sym);
-  }
-  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->body && depth < 16)
-    collect_shared(ua, n->sym->body, depth + 1);
+static void reset_nodes(Node *n) {
+  n->varying = n->has_vreturn = n->loop_varying = false;
+  n->ucount = 0;
   for (int i = 0; i < n->nkid; i++)
-    collect_shared(ua, n->kid[i], depth);
+    reset_nodes(n->kid[i]);
 }
 
-void uniform_analyze(Unit *u, Kernel *k) {
-  UA ua = {.u = u, .k = k};
+static bool has_barrier(const Node *n) {
+  if (node_is_barrier(n))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (has_barrier(n->kid[i]))
+      return true;
+  return false;
+}
+
+static void analyze(Unit *u, Kernel *k, bool threads) {
+  UA ua = {.u = u, .k = k, .threads = threads};
   reset_syms(k->fn);
+  reset_nodes(k->fn);
+  mark_cg_blocks(k->fn);
   effects_prepare(u, k);
-  collect_shared(&ua, k->fn, 0);
+  kernel_shared_vars(k->fn, &ua.shared);
   Node *body = k->fn->sym->body;
   /* Parameters are uniform: every copy receives the same arguments. */
   int rounds = 0;
@@ -607,4 +700,15 @@ void uniform_analyze(Unit *u, Kernel *k) {
   } while (ua.changed && ++rounds < 100);
   k->has_vreturn = body->has_vreturn;
   vec_free(&ua.shared);
+}
+
+void uniform_analyze(Unit *u, Kernel *k) {
+  /* Block mode: first the threads pass, for each barrier whether the
+   * threads of one logical block may disagree on reaching it (legality
+   * accepts a barrier under control that differs between the copies only
+   * when they cannot). Then the pass that counts, over the copies. */
+  mark_cg_blocks(k->fn); /* has_barrier sees cg::sync on the block handle too */
+  if (k->p.mode == MODE_BLOCK && has_barrier(k->fn))
+    analyze(u, k, true);
+  analyze(u, k, false);
 }

@@ -6,8 +6,9 @@
 #   2. configures and builds a copy of samples/cmake-project against it with
 #      Ninja (find_package(tfuse CONFIG REQUIRED), tfuse_coarsen(... FACTOR 4));
 #   3. checks that saxpy.tfuse.k4.cu was generated and is coarsened
-#      (contains __tf_grid_x), that saxpy and saxpy_k4 were linked, and that a
-#      second build has nothing to do;
+#      (contains __tf_grid_x), that saxpy and saxpy_k4 were linked, that
+#      saxpy.tfuse.kauto.cu (FACTOR auto) has its variants and saxpy_auto
+#      linked with tfuse::tune, and that a second build has nothing to do;
 #   4. touches the input saxpy.cu and rebuilds: the tfuse rule must run again
 #      and the file be regenerated; then the same after touching the
 #      installed bin/tfuse.
@@ -107,6 +108,9 @@ run "building samples/cmake-project failed" cmake --build "$bin"
 gen=$bin/saxpy.tfuse.k4.cu
 [ -f "$gen" ] || fail "saxpy.tfuse.k4.cu was not generated"
 grep -q '__tf_grid_x' "$gen" || fail "saxpy.tfuse.k4.cu is not coarsened (no __tf_grid_x)"
+[ -f "$bin/saxpy.tfuse.kauto.cu" ] || fail "saxpy.tfuse.kauto.cu (FACTOR auto) was not generated"
+grep -q 'saxpy__tf_k1' "$bin/saxpy.tfuse.kauto.cu" || fail "saxpy.tfuse.kauto.cu has no variants (no saxpy__tf_k1)"
+[ -x "$bin/saxpy_auto" ] || fail "saxpy_auto (linked with tfuse::tune) was not built"
 [ -x "$bin/saxpy" ] || fail "saxpy was not built"
 [ -x "$bin/saxpy_k4" ] || fail "saxpy_k4 was not built"
 

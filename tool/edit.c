@@ -80,6 +80,30 @@ char *edit_apply(EditList *el, const Source *file, size_t *out_len) {
   return buf_take(&out);
 }
 
+char *edit_render_range(EditList *el, const Source *src, unsigned b, unsigned e) {
+  if (el->edits.len > 1)
+    qsort(el->edits.items, (size_t)el->edits.len, sizeof(void *), cmp_edit);
+  Buf out = {0};
+  unsigned pos = b;
+  for (int i = 0; i < el->edits.len; i++) {
+    Edit *x = el->edits.items[i];
+    if (x->off < b || x->off >= e || x->off + x->len > e)
+      continue; /* another range's */
+    if (x->off < pos) {
+      error_at(x->off, "internal error: overlapping rewrites at this point");
+      buf_free(&out);
+      return NULL;
+    }
+    buf_add(&out, src->text + pos, x->off - pos);
+    buf_puts(&out, x->text);
+    pos = x->off + x->len;
+  }
+  buf_add(&out, src->text + pos, e - pos);
+  char *text = arena_strndup(out.data ? out.data : "", out.len);
+  buf_free(&out);
+  return text;
+}
+
 bool edit_write_file(const char *path, const char *data, size_t len) {
   if (!path || strcmp(path, "-") == 0) {
     if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {

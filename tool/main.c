@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* Runs the analyses and rewrites of one kernel; false if it is refused. */
-static bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
+bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   uniform_analyze(u, k);
   if (opt->dump_after && !strcmp(opt->dump_after, "uniform")) {
     Buf b = {0};
@@ -61,16 +61,35 @@ int tfuse_main(int argc, char **argv) {
   annotate_kernels(&unit, &opt, &kernels);
   if (error_count())
     goto out;
+  /* Macro uses in the kernels that hide names to rewrite: expanded in the
+   * text of their files, and the project is parsed again with those texts
+   * (passes/macros.c). */
+  if (macros_expand_kernels(&unit, &kernels, &proj.texts)) {
+    parse_dispose(&unit);
+    memset(&unit, 0, sizeof unit);
+    kernels.len = 0;
+    if (!parse_project(&unit, &proj, &opt))
+      goto out;
+    annotate_kernels(&unit, &opt, &kernels);
+    if (error_count())
+      goto out;
+  }
   if (kernels.len == 0)
     warning_plain("no kernel in %s%s%s is marked '#pragma tfuse coarsen' or named with -kernel; "
                   "the output is the input unchanged", proj.inputs.len == 1 ? "'" : "",
                   proj.text.path, proj.inputs.len == 1 ? "'" : "");
 
   Vec done_kernels = {0};
+  int tuned = 0; /* -factor auto kernels */
   for (int i = 0; i < kernels.len; i++) {
     Kernel *k = kernels.items[i];
     if (k->p.factor == 1)
       continue; /* factor 1: unchanged */
+    if (k->p.factor == FACTOR_AUTO) {
+      if (!opt.dump_after && variants_emit(&unit, k, &opt, &edits) && launch_rewrite_auto(&unit, k, &edits))
+        tuned++;
+      continue;
+    }
     if (opt.skip_unsafe)
       diag_begin_trial();
     EditList trial = {0};
@@ -106,13 +125,14 @@ int tfuse_main(int argc, char **argv) {
   if (!project_check_others(&proj, &done_kernels, &opt))
     goto out;
   /* Each changed file starts with the prelude its rewrites use. */
+  bool check_header = opt.check || tuned > 0; /* the tuning runtime uses the check header's types */
   for (int i = 0; i < proj.files.len; i++) {
     Source *f = proj.files.items[i];
-    if (done_kernels.len > 0 && edit_touches(&edits, f))
+    if ((done_kernels.len > 0 || tuned > 0) && edit_touches(&edits, f))
       edit_insert(&edits, f->base,
-                  arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s",
-                               TFUSE_VERSION, f->path, tfuse_prelude_text, opt.check ? tfuse_check_header_text : "",
-                               opt.check ? "\n" : ""));
+                  arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s%s%s",
+                               TFUSE_VERSION, f->path, tfuse_prelude_text, check_header ? tfuse_check_header_text : "",
+                               check_header ? "\n" : "", tuned ? tfuse_tune_header_text : "", tuned ? "\n" : ""));
   }
   if (project_write(&proj, &edits, &opt))
     rc = 0;

@@ -18,6 +18,11 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  -factor K              coarsening factor K >= 1 (default 2; 1 leaves kernels unchanged)\n"
+    "  -factor auto           emit one variant per candidate and let the program pick the fastest\n"
+    "                         correct one at run time (link runtime/src/tune.cpp, -lcuda)\n"
+    "  -candidates LIST       -factor auto: the factors tried, e.g. 2,4,8 (default 2,4,8,16)\n"
+    "  -tune-space SPEC       -factor auto: modes, dimensions and factors tried, e.g.\n"
+    "                         \"block.x:2,4,8 block.y:2,4 thread.x:2,4\" (overrides -candidates)\n"
     "  -dim x|y|z             dimension to coarsen along (default x)\n"
     "  -mode block|thread     merge K neighbouring blocks (default) or K threads of a block\n"
     "  -mapping stride|consecutive\n"
@@ -110,7 +115,9 @@ bool params_set_mapping(Params *p, const char *v) {
 }
 
 bool params_set_factor(Params *p, const char *v) {
-  if (!parse_factor(v, &p->factor))
+  if (!strcmp(v, "auto"))
+    p->factor = FACTOR_AUTO;
+  else if (!parse_factor(v, &p->factor))
     return false;
   p->set |= OPT_SET_FACTOR;
   return true;
@@ -170,7 +177,19 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
     } else if (FLAG("factor")) {
       NEED_VALUE();
       if (!params_set_factor(&opt->cli, value))
-        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024%s", value, "");
+        return usage_error("invalid value '%s' for -factor: expected an integer from 1 to 1024 or auto%s", value, "");
+    } else if (FLAG("candidates")) {
+      NEED_VALUE();
+      if (!tune_space_parse(value, false, NULL))
+        return usage_error("invalid value '%s' for -candidates: expected factors from 2 to 1024, e.g. 2,4,8%s",
+                           value, "");
+      opt->candidates = value;
+    } else if (FLAG("tune-space")) {
+      NEED_VALUE();
+      if (!tune_space_parse(value, true, NULL))
+        return usage_error("invalid value '%s' for -tune-space: expected items MODE.DIM:K,K,... such as "
+                           "\"block.x:2,4 thread.y:2\"%s", value, "");
+      opt->tune_space = value;
     } else if (FLAG("dim")) {
       NEED_VALUE();
       if (!params_set_dim(&opt->cli, value))
@@ -240,5 +259,8 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
   if (opt->output && (opt->inputs.len > 1 || !opt->inputs.len))
     return usage_error("-o writes one file, but tfuse rewrites %s; use -i or -out-dir DIR%s",
                        opt->inputs.len ? "several inputs" : "the files of the compilation database", "");
+  if (opt->check && opt->cli.factor == FACTOR_AUTO && (opt->cli.set & OPT_SET_FACTOR))
+    return usage_error("-check and -factor auto cannot be used together (-factor auto checks every candidate "
+                       "itself)%s%s", "", "");
   return 0;
 }

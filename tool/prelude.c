@@ -9,3 +9,7 @@ const char tfuse_prelude_text[] =
 const char tfuse_check_header_text[] =
 #include "check.inc"
     ;
+
+const char tfuse_tune_header_text[] =
+#include "tune.inc"
+    ;

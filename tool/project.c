@@ -159,7 +159,7 @@ static long find_launch(const Source *f, const char *name) {
       i++;
       continue;
     }
-    if (text_opens_launch(f, i + nl))
+    if (launch_chevrons(f, (unsigned)(i + nl)))
       return (long)i;
     i += nl;
   }

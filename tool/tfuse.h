@@ -125,6 +125,10 @@ bool edit_touches(const EditList *el, const Source *file);
 /* Applies the edits that change `file` to its text; returns NULL (after an
  * error) on overlap. */
 char *edit_apply(EditList *el, const Source *file, size_t *out_len);
+/* The text of [b, e) of the project's text with the edits that lie within
+ * it applied (the others are left out); an arena string, or NULL (after an
+ * error) on overlap.  -factor auto renders each variant of a kernel this way. */
+char *edit_render_range(EditList *el, const Source *src, unsigned b, unsigned e);
 /* Writes data to path atomically (temporary file in the same folder, then
  * rename); "-" is stdout.  Returns false after printing an error. */
 bool edit_write_file(const char *path, const char *data, size_t len);
@@ -147,6 +151,10 @@ typedef struct {
 
 enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8 };
 
+/* `-factor auto` / `factor(auto)`: Params.factor is FACTOR_AUTO, and
+ * passes/variants.c emits one variant per candidate instead of one kernel. */
+#define FACTOR_AUTO 0
+
 typedef struct {
   Vec inputs;         /* char*: the files given */
   const char *output; /* -o FILE; NULL: stdout */
@@ -165,6 +173,8 @@ typedef struct {
   Vec compiler_args;      /* char*: -I, -D... and everything after --, as given (nvcc's spellings) */
   const char *cuda_path;
   const char *compdb_dir; /* -p BUILD_DIR */
+  const char *candidates; /* -candidates LIST: factors tried by -factor auto (NULL: 2,4,8,16) */
+  const char *tune_space; /* -tune-space SPEC: mode.dim:K,... items tried by -factor auto */
 } Options;
 
 /* Returns 0 to go on, or an exit status (0 for --help, 2 for misuse). */
@@ -225,6 +235,8 @@ typedef struct {
   const char *root; /* real path of the root folder */
   Vec others;       /* char*: files of the compilation database not given */
   Vec files;        /* Source*: the files of the project, inputs first (parse.c) */
+  Vec texts;        /* Source*: files parsed with this text instead of the disk's, by real path (the
+                       macro uses passes/macros.c expanded); the parse of each input sees them all */
   Source text;      /* their text end to end: what the passes read (parse.c) */
 } Project;
 
@@ -286,11 +298,18 @@ struct Sym {
   bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
   bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
   bool is_ctor;         /* SYM_FUNC: a constructor */
-  Node *body;       /* SYM_FUNC: definition body if seen */
+  Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
+  bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
+  Node *body;       /* SYM_FUNC: definition body if seen (in the project's files, or loaded by unit_load_body) */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
   unsigned ref_params; /* SYM_FUNC: bit i: parameter i is a non-const reference */
+  unsigned dep_params; /* SYM_FUNC: bit i: parameter i has a dependent type (a pointer, maybe) */
   int nparams;
+  bool type_dependent; /* variables: the type depends on a template parameter */
+  bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...): the host-side
+                          parse does not see the device code */
+  void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the project's files */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
   bool addr_taken;
@@ -301,6 +320,7 @@ struct Sym {
   void *fx_summary;     /* effects.c: what a function's body writes */
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
+  bool cg_block;    /* uniform.c: a local `cg::thread_block b = cg::this_thread_block();` never assigned */
 };
 
 struct Node {
@@ -316,8 +336,13 @@ struct Node {
   Node *parent;
   Node **kid;
   int nkid;
+  /* N_CALL of a dependent name in a template (sym is NULL): every function the
+   * name may call (the overload set clang found); spelling is the name. */
+  Sym **cand;
+  int ncand;
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
+  bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
   /* The __cudaPushCallConfiguration call of a launch: its block's thread
    * count if clang can evaluate it (0: unknown), and the dim3 variable it
    * came from (its value holds only if nothing else writes it). */
@@ -338,6 +363,8 @@ struct Node {
   bool has_vreturn;    /* contains a varying return */
   bool loop_varying;   /* loop/if/switch whose control differs by copy */
   int ucount;          /* uniform.c: fixpoint bookkeeping */
+  bool barrier_thread_divergent; /* block mode, __syncthreads(): under control that may differ
+                                  * between the threads of one logical block */
 };
 
 typedef enum {
@@ -354,6 +381,29 @@ typedef enum {
 
 typedef struct Kernel Kernel;
 
+/* A macro definition (parse.c), as tokens: for passes/macros.c.  Each
+ * translation unit has its own (a header's macros once per input that
+ * includes it): which macros a use sees depends on the input. */
+typedef struct {
+  char *name, *file; /* file: as libclang names it */
+  unsigned def_off;
+  int tu;            /* the translation unit (input) it was read from */
+  bool func_like, variadic;
+  int nparams, nbody;
+  char **params, **body;
+} Macro;
+
+/* A macro invocation written in a file of the project: its extent (in the
+ * project's text) and its own tokens.  A use in a header is one per input
+ * that includes the header, each expanded with that input's macros. */
+typedef struct {
+  unsigned begin, end;
+  Macro *macro;
+  int tu;
+  int ntok;
+  char **tok;
+} MacroUse;
+
 /* The parsed project: the kernels, launches and every other function of
  * its files (each once, however many inputs include it). */
 typedef struct {
@@ -361,6 +411,10 @@ typedef struct {
   Vec functions;  /* Node* N_FUNC with bodies, defined in the project's files */
   Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes) */
   Vec launches;   /* Node* N_CALL with is_launch */
+  Vec extern_functions; /* Node* N_FUNC defined outside the project's files whose bodies were loaded for
+                           analysis (unit_load_body); their offsets do not point into the project's text */
+  Vec macros;     /* Macro*: definitions in the project's files, and those its macro uses name */
+  Vec macro_uses; /* MacroUse*: macro invocations written in the project's files */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
 
@@ -369,6 +423,10 @@ typedef struct {
  * trees.  Returns false when an input could not be parsed. */
 bool parse_project(Unit *u, Project *p, const Options *opt);
 void parse_dispose(Unit *u);
+/* Builds the body of fn when it is defined outside the project's files (a
+ * system header, a header outside the root); returns whether fn has a body
+ * now.  For analysis only: the nodes' offsets are not in the project's text. */
+bool unit_load_body(Unit *u, Sym *fn);
 bool unit_has_ident(const Unit *u, const char *name);
 /* Whether the preprocessor skipped off (#if 0 ... #endif) for every input
  * that includes its file. */
@@ -392,9 +450,21 @@ struct Kernel {
   /* filled by later passes */
   bool has_vreturn;
   bool uses_grid_extent; /* block mode: needs the original grid extent */
+  bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
+  /* -factor auto (variants.c) */
+  Vec variants;     /* Variant*: the original first */
+  char *tune_hash;  /* hash of the variants' text, part of the tuning key */
+  char *untunable;  /* why the runtime must not tune it, or NULL */
 };
+
+/* One candidate of -factor auto, emitted as its own kernel. */
+typedef struct {
+  Params p;    /* p.factor 1: the original */
+  char *name;  /* k__tf_k1, k__tf_bx4, ... */
+  char *label; /* "original", "block.x:4", ... */
+} Variant;
 
 /* Finds `#pragma tfuse coarsen` lines, matches them to kernels, merges
  * pragma clauses with command-line options.  Returns the kernels to
@@ -409,11 +479,15 @@ void uniform_analyze(Unit *u, Kernel *k);
 /* Seeds and substituted builtins for the kernel's mode. */
 bool builtin_is_seed(const Kernel *k, const Node *n);
 bool builtin_is_rescaled(const Kernel *k, const Node *n);
+/* Whether the helper fn reads a builtin the kernel's coarsening changes
+ * (threadIdx.d or blockDim.d in thread mode, blockIdx.d or gridDim.d in block
+ * mode), in its body or in a helper it calls: each copy calls its own clone. */
+bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
-/* The local variable (or local array) a store writes, or NULL for memory. */
-Sym *node_store_target(Node *lhs);
 bool node_is_barrier(const Node *n);
+/* `cooperative_groups::this_thread_block()`. */
+bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
 /* Index of a call's first argument among its children (after the callee). */
 int call_first_arg(const Node *call);
@@ -442,7 +516,36 @@ typedef struct {
   bool allocates; /* new, delete */
 } Effects;
 
-/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k. */
+/* What a called function does, for every decision about calls (one table of
+ * CUDA's and the C library's functions in effects.c, else the function's
+ * body).  Besides its class, every known function writes through its
+ * non-const pointer and reference parameters (sincosf's outputs). */
+typedef enum {
+  FN_UNKNOWN,     /* no body tfuse can read and not in the table: refused */
+  FN_BODY,        /* analysed by its body (the user's, or a header's) */
+  FN_PURE,        /* a value of its arguments: math, conversions, bit tricks */
+  FN_LOAD,        /* also reads memory through a pointer argument (__ldg, textures): like a load */
+  FN_LOAD_SHARED, /* reads memory that other threads may be writing (__ldcv, __ldlu): a value per copy */
+  FN_STORE,       /* writes memory (atomics, __stcg, memcpy, curand): once per copy, a value per copy */
+  FN_EFFECT,      /* an effect of its own (printf, assert, __trap, __nanosleep): once per copy */
+  FN_ALLOC,       /* malloc, free: once per copy */
+  FN_CLOCK,       /* clock(), clock64(): differs at every call: a value per copy */
+  FN_FENCE,       /* __threadfence*: once per copy */
+  FN_WARP,        /* warp-synchronous: shuffles, votes, __syncwarp, __match, __reduce_*_sync */
+  FN_BARRIER,     /* __syncthreads */
+  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: refused */
+  FN_COOPERATIVE, /* cooperative groups: refused */
+  FN_UNSUPPORTED, /* clusters, mbarriers, named barriers, the device runtime: refused */
+} FnClass;
+
+FnClass fn_class(const Sym *fn);
+/* A short phrase for a class (for messages and -report). */
+const char *fn_class_name(FnClass c);
+/* Whether fn is one of CUDA's or the C library's functions in the table. */
+bool fn_is_known(const Sym *fn);
+
+/* Points-to sets of the unit's pointer locals, summaries reset, for kernel k;
+ * loads the bodies of the header functions k may call (unit_load_body). */
 void effects_prepare(Unit *u, Kernel *k);
 /* Adds to e everything evaluating n may write. */
 void effects_of(Node *n, Effects *e);
@@ -450,6 +553,9 @@ void effects_free(Effects *e);
 /* Only the store into lvalue lv, or only the call itself (not its operands). */
 void effects_of_store(Node *lv, Effects *e);
 void effects_of_call(Node *call, Effects *e);
+/* The one local variable or parameter (a local array or object included) a
+ * store to lhs writes, or NULL when it may write anything else. */
+Sym *node_store_target(Node *lhs);
 /* Whether e writes anything but locals and parameters, or calls something with effects. */
 bool effects_beyond_locals(const Effects *e);
 bool effects_none(const Effects *e);
@@ -462,6 +568,11 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
+/* Adds to out (once each) every __shared__ variable that the function fn (a
+ * kernel's N_FUNC) and the functions it calls name, extern ones included. */
+void kernel_shared_vars(Node *fn, Vec *out);
+/* Whether the helper fn calls __syncthreads(), itself or through a helper. */
+bool fn_holds_barrier(const Sym *fn);
 
 /* ===================== passes/legality.c ===================== */
 
@@ -491,6 +602,30 @@ void promote_analyze(Unit *u, Kernel *k, const Options *opt);
 /* Rewrites the kernel's body (and signature) as K copies. */
 bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
 
+/* ===================== passes/macros.c ===================== */
+
+/* Expands, in the text, the macro uses inside the coarsened kernels whose
+ * expansion names a thread or block builtin or one of the kernel's own
+ * variables (tfuse rewrites text, and a name spelled in a macro's body has
+ * no text at the use), and host uses whose expansion launches a coarsened
+ * kernel.  Each file of the project with such uses gets its new text in
+ * `texts` (Source*, the file's real path: see Project.texts); returns
+ * whether there was any. */
+bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts);
+/* Whether a macro use left in the file may launch k (its expansion does, or
+ * tfuse cannot expand it and it names k or another macro). */
+bool macro_uses_may_launch(Unit *u, Kernel *k);
+
+/* ===================== passes/variants.c ===================== */
+
+/* Parses -candidates (modes false: "2,4,8") or -tune-space (modes true:
+ * "block.x:2,4 thread.y.consecutive:2"); appends Params* to out if not
+ * NULL (factors of 1 are left out: the original is always a candidate). */
+bool tune_space_parse(const char *spec, bool modes, Vec *out);
+char *variant_label(const Params *p);
+/* -factor auto: replaces kernel k by its variants (see variants.c). */
+bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el);
+
 /* ===================== passes/launch.c ===================== */
 
 /* Rewrites every launch of the coarsened kernels in the file; with
@@ -501,23 +636,31 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
  * NAME__tf_orig, inserted before the coarsened one. */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el);
 const char *original_name(const Kernel *k);
+/* After a kernel's name at `off`: the offset of the `<<<` that follows it,
+ * past template arguments (`k<T, 4><<<`), or 0 if no launch follows. */
+unsigned launch_chevrons(const Source *src, unsigned off);
 /* Skips a comment or a literal starting at i; returns the offset after it,
  * or i if none starts there. */
 size_t skip_comment_or_literal(const char *t, size_t len, size_t i);
-/* Whether the text at p (just after a kernel's name) opens a launch:
- * `<<<`, or template arguments and then `<<<`. */
-bool text_opens_launch(const Source *src, size_t p);
+/* -factor auto: every launch of k (after variants_emit) becomes a dispatch
+ * through the tuning runtime (runtime/include/tfuse/tune.h). */
+bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el);
 
 /* ===================== tool/main.c ===================== */
 
 /* One whole run of tfuse (what main does); returns the exit status.  Leaves
  * no state behind, so it may be called again in the same process. */
 int tfuse_main(int argc, char **argv);
+/* Runs the analyses and rewrites of one kernel with its Params; false if
+ * it is refused. */
+bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el);
 
 /* ===================== tool/prelude.c ===================== */
 
 extern const char tfuse_prelude_text[];
 /* The text of runtime/include/tfuse/check.h (emitted with -check). */
 extern const char tfuse_check_header_text[];
+/* The text of runtime/include/tfuse/tune.h (emitted with -factor auto). */
+extern const char tfuse_tune_header_text[];
 
 #endif

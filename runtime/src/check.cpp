@@ -64,6 +64,7 @@
  * of their bytes in hex, from the first that differs (the line says which);
  * bytes outside whole elements as one hex byte each. */
 #include "../include/tfuse/check.h" /* no include path needed */
+#include "snapshot.h"                 /* shared with the tuning runtime (tune.cpp) */
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -81,11 +82,8 @@
 
 /* ---- the TFUSE_CHECK flag ------------------------------------------------ */
 
-/* Set, not empty, and not "0". */
-static int env_flag(const char *name) {
-  const char *v = std::getenv(name);
-  return v && v[0] && std::strcmp(v, "0") != 0;
-}
+using tfuse_snap::env_flag;
+using tfuse_snap::load_le;
 
 int tfuse_check_enabled = -1; /* C linkage, from the header */
 
@@ -163,21 +161,7 @@ static void start_once(void) {
     return;
   g_started = true;
   g_fatal = env_flag("TFUSE_CHECK_FATAL");
-  const char *ulp = std::getenv("TFUSE_CHECK_ULP");
-  if (ulp && ulp[0]) {
-    char *end = 0;
-    bool digits = true;
-    for (const char *q = ulp; *q; q++)
-      digits = digits && *q >= '0' && *q <= '9';
-    unsigned long long v = digits ? std::strtoull(ulp, &end, 10) : 0;
-    if (!digits || *end != '\0' || v == ULLONG_MAX) {
-      std::fprintf(stderr, "tfuse-check: error: TFUSE_CHECK_ULP must be an integer >= 0, not '%s'\n",
-                   ulp);
-      std::exit(1);
-    }
-    g_ulp_on = true;
-    g_ulp = v;
-  }
+  tfuse_snap::read_ulp("tfuse-check", &g_ulp_on, &g_ulp);
   std::atexit(print_summary);
 }
 
@@ -271,13 +255,10 @@ extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind
                                   size_t elem_size, const char *arg) {
   if (!p || c->unchecked)
     return;
-  CUdeviceptr base = 0;
+  unsigned char *base = 0;
   size_t size = 0;
-  CUresult r = cuMemGetAddressRange(&base, &size, (CUdeviceptr)(uintptr_t)p);
-  if (r != CUDA_SUCCESS || size == 0) {
-    const char *name = "unknown";
-    if (r != CUDA_SUCCESS)
-      cuGetErrorName(r, &name);
+  const char *name = 0;
+  if (!tfuse_snap::allocation_of(p, &base, &size, &name)) {
     if (g_fatal) {
       std::fprintf(stderr,
                    "tfuse-check: error: %s at %s: argument '%s' (%p) is not in a CUDA device "
@@ -297,11 +278,11 @@ extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind
     return;
   }
   for (size_t i = 0; i < c->regions.size(); i++)
-    if (c->regions[i].base == (unsigned char *)(uintptr_t)base)
+    if (c->regions[i].base == base)
       return;
 
   Region g;
-  g.base = (unsigned char *)(uintptr_t)base;
+  g.base = base;
   g.size = size;
   g.arg = arg;
   g.kind = kind;
@@ -342,45 +323,8 @@ extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
 
 /* ---- comparison ---------------------------------------------------------- */
 
-static unsigned long long load_le(const unsigned char *p, size_t n) {
-  unsigned long long v = 0;
-  for (size_t i = n; i-- > 0;)
-    v = (v << 8) | p[i];
-  return v;
-}
-
-/* |a - b| in the monotonic integer order of the bit patterns. */
-static unsigned long long ulp_distance(unsigned long long a, unsigned long long b, int bits) {
-  unsigned long long sign = 1ull << (bits - 1);
-  /* Negative values map below zero: key = -(magnitude); -0 and +0 meet at 0. */
-  long long ka = (a & sign) ? -(long long)(a & (sign - 1)) : (long long)a;
-  long long kb = (b & sign) ? -(long long)(b & (sign - 1)) : (long long)b;
-  return ka >= kb ? (unsigned long long)ka - (unsigned long long)kb
-                  : (unsigned long long)kb - (unsigned long long)ka;
-}
-
 static bool same_element(const Region *g, const unsigned char *x, const unsigned char *y) {
-  if (std::memcmp(x, y, g->elem_size) == 0)
-    return true;
-  if (!g_ulp_on)
-    return false;
-  if (g->kind == TFUSE_CHECK_FLOAT && g->elem_size == sizeof(float)) {
-    float fx, fy;
-    std::memcpy(&fx, x, sizeof fx);
-    std::memcpy(&fy, y, sizeof fy);
-    if (std::isnan(fx) || std::isnan(fy))
-      return std::isnan(fx) && std::isnan(fy);
-    return ulp_distance(load_le(x, 4), load_le(y, 4), 32) <= g_ulp;
-  }
-  if (g->kind == TFUSE_CHECK_DOUBLE && g->elem_size == sizeof(double)) {
-    double dx, dy;
-    std::memcpy(&dx, x, sizeof dx);
-    std::memcpy(&dy, y, sizeof dy);
-    if (std::isnan(dx) || std::isnan(dy))
-      return std::isnan(dx) && std::isnan(dy);
-    return ulp_distance(load_le(x, 8), load_le(y, 8), 64) <= g_ulp;
-  }
-  return false;
+  return tfuse_snap::same_element(g->kind, g->elem_size, g_ulp_on, g_ulp, x, y);
 }
 
 /* Writes element x of region g as text into buf. */

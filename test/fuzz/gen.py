@@ -83,7 +83,7 @@ PROBS = {
     "p_break": 0.3,
     "p_continue": 0.3,
     "p_owner_index": 0.5,
-    "p_brace_init": 0.3,  # struct local initialized with braces (documented: may be refused)  # stencil: tile indexed by threadIdx (promotion)
+    "p_brace_init": 0.3,  # struct local initialized with braces (guarded per element)  # stencil: tile indexed by threadIdx (promotion)
 }
 
 PROFILES = {
@@ -618,8 +618,7 @@ class Gen:
         if use_struct:
             self.structs.add("Pair")
             if r.random() < p["p_brace_init"]:
-                # fuse.c cannot guard a braced initializer under a predicate: a known limit
-                k.expect = "may-refuse"
+                # under a predicate fuse.c guards each element of the list
                 lines.append("%sPair pa = {%s, %s};" % (sp, v0, self.expr(ctx, 1)))
             else:
                 lines.append("%sPair pa;" % sp)
@@ -945,7 +944,7 @@ class Gen:
 
     def k_dynshared(self, k):
         r = self.rng
-        k.expect = "refuse-block"
+        k.expect = "accept"  # block mode divides the dynamic shared memory among the logical blocks
         lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int s"
                             % self.extent_params())
         lines.append("  extern __shared__ unsigned int dyn[];")
@@ -1017,7 +1016,9 @@ class Gen:
     def k_barrier(self, k, which):
         """A barrier under control that is uniform in the block but differs between the copies."""
         r = self.rng
-        k.expect = {"block": "refuse-block", "thread": "refuse-thread", "both": "refuse"}[which]
+        # "block": the condition depends on blockIdx only, the same for every thread of a logical
+        # block, so block mode accepts it (the barrier runs once for the merged block).
+        k.expect = {"block": "accept", "thread": "refuse-thread", "both": "refuse"}[which]
         lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin"
                             % self.extent_params())
         lines.append("  __shared__ unsigned int sh[1024];")

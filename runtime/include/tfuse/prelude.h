@@ -47,6 +47,34 @@ inline dim3 coarsen_block(dim3 block, int d, unsigned int k, const char *kernel,
   return block;
 }
 
+/* Block mode with a replicated extern __shared__ array: each logical
+ * block's share of the dynamic shared memory, rounded up to 16 bytes so
+ * every share starts aligned as the original's did. */
+inline unsigned int dyn_share(size_t bytes) { return (unsigned int)((bytes + 15) / 16 * 16); }
+
+/* K shares may pass the 48 KB a launch gets without asking: ask for them
+ * (CUDA programming guide, "Shared Memory"). */
+template <class F> inline void dyn_shared_opt_in(F *kernel, size_t bytes) {
+  if (bytes <= 48 * 1024)
+    return;
+  /* More than the device allows would make the launch fail: stop with the
+   * reason rather than let the program go on with results never computed. */
+  int dev = 0, optin = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  cudaFuncAttributes fa;
+  size_t fixed = cudaFuncGetAttributes(&fa, kernel) == cudaSuccess ? fa.sharedSizeBytes : 0;
+  if (optin > 0 && bytes + fixed > (size_t)optin) {
+    std::fprintf(stderr,
+                 "tfuse: error: a launch of a coarsened kernel needs %zu bytes of shared memory per block (its "
+                 "logical blocks' dynamic shares and %zu static bytes), over the %d this device allows; use a "
+                 "smaller -factor\n",
+                 bytes + fixed, fixed, optin);
+    std::exit(EXIT_FAILURE);
+  }
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
 } // namespace tfuse_rt
 
 /* The value of expression e if predicate p holds, else a zero of its type;

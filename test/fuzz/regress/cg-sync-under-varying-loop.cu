@@ -42,7 +42,9 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: refuse
+// (refused along x, where rounds_in[i] differs between the copies; along y or z the
+// condition is the same for every copy, and the kernel is coarsened.)
+// tfuse-expect: may-refuse
 #pragma tfuse coarsen
 __global__ void cg_sync_loop_kernel(const int *in, const int *rounds_in,
                                     int *out) {

@@ -15,7 +15,7 @@
 
 #pragma tfuse coarsen
 __global__ void k(float *out, int n) {
-  if (blockIdx.x < n)
+  if (blockIdx.x < n + threadIdx.x)
     __syncthreads();
   out[blockIdx.x] = 1.0f;
 }

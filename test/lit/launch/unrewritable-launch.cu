@@ -1,6 +1,7 @@
 // A launch of a coarsened kernel that tfuse cannot rewrite (inside a host
-// template whose kernel arguments clang leaves dependent) is an error: it
-// would run the coarsened kernel on the original grid.  In thread mode, a
+// template whose kernel arguments clang leaves dependent, where an explicit
+// specialization of the kernel might be the one instantiated) is an error:
+// it would run the coarsened kernel on the original grid.  In thread mode, a
 // kernel with no launch in the file is an error too (a launch elsewhere
 // would run K times too many threads), unless -external-launches says the
 // launches elsewhere are the user's; in block mode it is a warning, since
@@ -19,6 +20,7 @@
 // BLOCK: warning: no launch of 'lonely' in this file: a launch elsewhere must pass the original grid extent first
 #pragma tfuse coarsen
 template <typename T> __global__ void k(T *out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = i; }
+template <> __global__ void k<float>(float *out, int n) { out[0] = n; }
 __global__ void lonely(int *out) { out[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
 // TMPL: :[[@LINE+1]]:54: error: launch of coarsened kernel 'k' that tfuse cannot rewrite
 template <typename T, int B> void run(T *o, int n) { k<T><<<(n + B - 1) / B, B>>>(o, n); }

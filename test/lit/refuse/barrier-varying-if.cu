@@ -9,7 +9,7 @@
 __global__ void k(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
 // CHECK: barrier-varying-if.cu:[[@LINE+3]]:5: error: __syncthreads() under control that differs between the copies: the merged blocks would need different barriers
-// CHECK: barrier-varying-if.cu:[[@LINE+1]]:3: note: this condition depends on the logical block index
+// CHECK: barrier-varying-if.cu:[[@LINE+1]]:3: note: this condition depends on the logical block index, and the threads of one block may disagree on reaching the barrier
   if (i < n) {
     __syncthreads();
     out[i] = 1.0f;

@@ -13,7 +13,7 @@
 
 // CHECK:      {{^}}#pragma tfuse coarsen
 // CHECK-NEXT: {{^}}__global__ void unsafe(float *o, int n) {
-// CHECK-NEXT:   if (blockIdx.x < n)
+// CHECK-NEXT:   if (blockIdx.x < n + threadIdx.x)
 // CHECK-NEXT:     __syncthreads();
 // CHECK-NEXT:   o[blockIdx.x] = 1.0f;
 // CHECK-NEXT: }
@@ -25,7 +25,7 @@
 
 #pragma tfuse coarsen
 __global__ void unsafe(float *o, int n) {
-  if (blockIdx.x < n)
+  if (blockIdx.x < n + threadIdx.x)
     __syncthreads();
   o[blockIdx.x] = 1.0f;
 }

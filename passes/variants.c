@@ -1,0 +1,343 @@
+/* variants: `-factor auto`, one variant of a kernel per candidate.
+ *
+ * Contract: takes an annotated kernel whose factor is FACTOR_AUTO; for each
+ * candidate of the tune space (mode, dimension, factor) runs the ordinary
+ * passes (uniform, legality, promote, fuse: main.c's coarsen_kernel) on a
+ * copy of the Kernel with that candidate's Params, muting their errors: a
+ * candidate they refuse is not a candidate (-report says why).  Each
+ * accepted candidate's edits are rendered over the kernel's own text
+ * (edit_render_range) with the kernel renamed, and the kernel's definition
+ * is replaced by all of them, the original first as the K = 1 variant:
+ *
+ *   k -> k__tf_k1 (the original), k__tf_bx2, k__tf_bx4, ... (block mode
+ *        along x), k__tf_ty2 (thread mode along y), k__tf_tx2c (thread mode,
+ *        consecutive mapping)
+ *
+ * Prototypes of the kernel are replaced by the variants' prototypes.
+ * Records on the Kernel the variants (Kernel.variants), a hash of their
+ * text (the tuning key's source hash) and whether the runtime may tune it
+ * (Kernel.untunable: why not).  launch_rewrite_auto (launch.c) then turns
+ * each launch into a dispatch through runtime/include/tfuse/tune.h.
+ *
+ * The tune space (options -candidates and -tune-space, docs in README):
+ *   -candidates 2,4,8                  factors, in the kernel's own mode and
+ *                                      dimension (default 2,4,8,16)
+ *   -tune-space "block.x:2,4 thread.y:2"  items MODE.DIM[.consecutive]:K,...
+ */
+#include "tfuse.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses one factor list "2,4,8" from s; returns the end, or NULL. */
+static const char *parse_factors(const char *s, Params base, Vec *out) {
+  bool any = false;
+  for (;;) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v < 1 || v > 1024)
+      return NULL;
+    if (out && v > 1) {
+      Params *p = arena_alloc(sizeof *p);
+      *p = base;
+      p->factor = (int)v;
+      vec_push(out, p);
+    }
+    any = true;
+    s = end;
+    if (*s != ',')
+      break;
+    s++;
+  }
+  return any ? s : NULL;
+}
+
+bool tune_space_parse(const char *spec, bool modes, Vec *out) {
+  const char *s = spec;
+  if (!modes) {
+    const char *e = parse_factors(s, (Params){.set = OPT_SET_FACTOR}, out);
+    return e && *e == 0;
+  }
+  bool any = false;
+  for (;;) {
+    while (*s == ' ' || *s == '\t' || *s == ';')
+      s++;
+    if (!*s)
+      return any;
+    Params p = {.set = OPT_SET_FACTOR | OPT_SET_MODE | OPT_SET_DIM | OPT_SET_MAPPING};
+    if (!strncmp(s, "block.", 6)) {
+      p.mode = MODE_BLOCK;
+      s += 6;
+    } else if (!strncmp(s, "thread.", 7)) {
+      p.mode = MODE_THREAD;
+      s += 7;
+    } else {
+      return false;
+    }
+    if (*s < 'x' || *s > 'z')
+      return false;
+    p.dim = *s++ - 'x';
+    if (p.mode == MODE_THREAD && !strncmp(s, ".consecutive", 12)) {
+      p.mapping = MAP_CONSECUTIVE;
+      s += 12;
+    }
+    if (*s++ != ':')
+      return false;
+    s = parse_factors(s, p, out);
+    if (!s || (*s && *s != ' ' && *s != '\t' && *s != ';'))
+      return false;
+    any = true;
+  }
+}
+
+/* The variant's name suffix and its name in tables ("block.x:4"). */
+static char *variant_suffix(const Params *p) {
+  if (p->factor == 1)
+    return "k1";
+  return arena_printf("%c%s%d%s", p->mode == MODE_BLOCK ? 'b' : 't', dim_name(p->dim), p->factor,
+                      p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? "c" : "");
+}
+
+char *variant_label(const Params *p) {
+  if (p->factor == 1)
+    return "original";
+  return arena_printf("%s.%s%s:%d", mode_name(p->mode), dim_name(p->dim),
+                      p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? ".consecutive" : "", p->factor);
+}
+
+static void clear_promo(Node *n) {
+  n->promo = NULL;
+  for (int i = 0; i < n->nkid; i++)
+    clear_promo(n->kid[i]);
+}
+
+/* The kernel's definition and prototypes renamed to `name`, with the edits
+ * of el (the variant's) applied; the prototypes go to protos[i]. */
+static char *render(Unit *u, Kernel *k, EditList *el, const char *name, Vec *protos) {
+  const Source *src = u->src;
+  size_t n = strlen(k->sym->name);
+  edit_replace(el, k->fn->loc, (unsigned)n, name);
+  for (int i = 0; i < u->fn_decls.len; i++) {
+    Node *d = u->fn_decls.items[i];
+    if (d->sym == k->sym && d->end > d->loc)
+      edit_replace(el, d->loc, (unsigned)n, name);
+  }
+  char *text = edit_render_range(el, src, k->fn->begin, k->fn->end);
+  for (int i = 0; i < u->fn_decls.len; i++) {
+    Node *d = u->fn_decls.items[i];
+    if (d->sym == k->sym && d->end > d->loc)
+      vec_push(protos, edit_render_range(el, src, d->begin, d->end));
+  }
+  return text;
+}
+
+/* Whether evaluating the body (or a function it calls) prints or traps:
+ * run once per candidate while tuning, that would show. */
+static const char *prints(Node *n, int depth) {
+  if (n->kind == N_CALL && n->sym && n->sym->name) {
+    const char *f = n->sym->name;
+    if (!strcmp(f, "printf") || !strcmp(f, "vprintf") || !strcmp(f, "__assertfail") || !strcmp(f, "__trap") ||
+        !strcmp(f, "__brkpt"))
+      return f;
+    if (n->sym->body && depth < 16) {
+      const char *w = prints(n->sym->body, depth + 1);
+      if (w)
+        return w;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++) {
+    const char *w = prints(n->kid[i], depth);
+    if (w)
+      return w;
+  }
+  return NULL;
+}
+
+/* Whether every use of parameter s in n is an arithmetic value. */
+static bool used_as_arith(Node *n, Sym *s) {
+  if (n->kind == N_DECL_REF && n->sym == s && !n->type_arith)
+    return false;
+  for (int i = 0; i < n->nkid; i++)
+    if (!used_as_arith(n->kid[i], s))
+      return false;
+  return true;
+}
+
+/* Why the runtime may not run this kernel several times on a snapshot of
+ * its pointer arguments, or NULL.  Requires effects_prepare on the kernel. */
+static char *untunable_reason(Unit *u, Kernel *k) {
+  Node *body = k->fn->sym->body;
+  const char *p = prints(body, 0);
+  if (p)
+    return arena_printf("it calls '%s', whose output each candidate would repeat", p);
+  Effects e = {0};
+  effects_of(body, &e);
+  char *why = NULL;
+  for (int i = 0; i < e.writes.len && !why; i++) {
+    Sym *s = e.writes.items[i];
+    if (s->kind == SYM_GLOBAL)
+      why = arena_printf("it writes the global variable '%s', which the tuner cannot snapshot", s->name);
+  }
+  if (!why && (e.unknown || e.allocates))
+    why = arena_printf("it %s, which the tuner cannot snapshot", e.allocates ? "allocates memory" :
+                       "writes through a pointer tfuse cannot trace to an argument");
+  effects_free(&e);
+  for (int i = 0; i < k->fn->nkid && !why; i++) {
+    Node *par = k->fn->kid[i];
+    Sym *s = par->sym;
+    if (par->kind != N_PARAM || !s || s->is_pointer || s->int_bytes > 0)
+      continue;
+    if (s->is_reference || !used_as_arith(body, s))
+      why = arena_printf("its parameter '%s' is neither a pointer nor a number: memory reached through it "
+                         "cannot be snapshot", s->name);
+  }
+  (void)u;
+  return why;
+}
+
+static unsigned long long fnv1a(unsigned long long h, const char *s) {
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
+  const Source *src = u->src;
+  if (k->sym->spec_of) {
+    error_at(k->fn->loc, "-factor auto cannot yet tune the explicit specialization '%s'", k->sym->name);
+    return false;
+  }
+  for (int i = 0; i < u->functions.len; i++) {
+    Node *f = u->functions.items[i];
+    if (f->sym->spec_of == k->sym) {
+      error_at(f->loc, "-factor auto cannot yet tune template kernel '%s', which has explicit specializations",
+               k->sym->name);
+      return false;
+    }
+  }
+  /* The tune space: -tune-space, else -candidates (or the default) in
+   * the kernel's own mode and dimension. */
+  Vec space = {0};
+  if (opt->tune_space)
+    tune_space_parse(opt->tune_space, true, &space);
+  else {
+    Vec ks = {0};
+    tune_space_parse(opt->candidates ? opt->candidates : "2,4,8,16", false, &ks);
+    for (int i = 0; i < ks.len; i++) {
+      Params *p = ks.items[i];
+      p->mode = k->p.mode;
+      p->dim = k->p.dim;
+      p->mapping = k->p.mapping;
+      vec_push(&space, p);
+    }
+    vec_free(&ks);
+  }
+
+  Vec protos_all = {0}; /* per variant: Vec* of prototype texts */
+  Buf defs = {0};
+  unsigned long long h = 1469598103934665603ull;
+  Variant *orig = arena_alloc(sizeof *orig);
+  orig->p = k->p;
+  orig->p.factor = 1;
+  orig->name = arena_printf("%s__tf_%s", k->sym->name, variant_suffix(&orig->p));
+  orig->label = variant_label(&orig->p);
+  {
+    EditList none = {0};
+    Vec *protos = arena_alloc(sizeof *protos);
+    char *text = render(u, k, &none, orig->name, protos);
+    if (!text)
+      return false;
+    buf_printf(&defs, "/* tfuse -factor auto: variant 'original' of '%s' */\n%s", k->sym->name, text);
+    h = fnv1a(h, text);
+    vec_push(&protos_all, protos);
+    vec_push(&k->variants, orig);
+  }
+  for (int i = 0; i < space.len; i++) {
+    Params *p = space.items[i];
+    bool dup = false;
+    for (int j = 1; j < k->variants.len && !dup; j++) {
+      Variant *w = k->variants.items[j];
+      dup = w->p.factor == p->factor && w->p.mode == p->mode && w->p.dim == p->dim && w->p.mapping == p->mapping;
+    }
+    if (dup)
+      continue;
+    Kernel v = *k;
+    v.p = *p;
+    v.p.set = k->p.set;
+    v.annotated = false;
+    v.has_vreturn = v.uses_grid_extent = v.dyn_shared = false;
+    v.shared = (Vec){0};
+    v.promoted = (Vec){0};
+    v.variants = (Vec){0};
+    clear_promo(k->fn);
+    EditList vel = {0};
+    diag_begin_trial();
+    bool ok = coarsen_kernel(u, &v, opt, &vel);
+    char *msg;
+    unsigned off;
+    int nerr = diag_end_trial(&msg, &off);
+    char *label = variant_label(p);
+    if (ok && !nerr && v.dyn_shared) {
+      ok = false;
+      msg = "its extern __shared__ array would be divided among the logical blocks, which -factor auto does "
+            "not route yet";
+      off = k->fn->loc;
+    }
+    if (nerr || !ok) {
+      if (opt->report)
+        remark_at(off ? off : k->fn->loc, "-factor auto: candidate %s of '%s' left out: %s", label, k->sym->name,
+                  msg ? msg : "it cannot be coarsened");
+      continue;
+    }
+    Variant *var = arena_alloc(sizeof *var);
+    var->p = v.p;
+    var->name = arena_printf("%s__tf_%s", k->sym->name, variant_suffix(&var->p));
+    var->label = label;
+    Vec *protos = arena_alloc(sizeof *protos);
+    char *text = render(u, k, &vel, var->name, protos);
+    if (!text)
+      return false;
+    buf_printf(&defs, "\n\n/* tfuse -factor auto: variant '%s' of '%s' */\n%s", label, k->sym->name, text);
+    h = fnv1a(h, text);
+    vec_push(&protos_all, protos);
+    vec_push(&k->variants, var);
+    if (opt->report)
+      remark_at(k->fn->loc, "-factor auto: candidate %s of '%s' emitted as '%s'", label, k->sym->name, var->name);
+  }
+  vec_free(&space);
+
+  /* The tuner runs candidates on a snapshot; the analyses of the last
+   * candidate (effects_prepare) serve to tell whether that is safe. */
+  effects_prepare(u, k);
+  k->untunable = untunable_reason(u, k);
+  if (k->untunable && opt->report)
+    remark_at(k->fn->loc, "-factor auto: '%s' will not be tuned at run time (%s); it runs its wisdom entry or the "
+                          "original", k->sym->name, k->untunable);
+  k->tune_hash = arena_printf("%016llx", h);
+
+  edit_replace(el, k->fn->begin, k->fn->end - k->fn->begin, defs.data);
+  buf_free(&defs);
+  int pi = 0;
+  for (int i = 0; i < u->fn_decls.len; i++) {
+    Node *d = u->fn_decls.items[i];
+    if (d->sym != k->sym || d->end <= d->loc)
+      continue;
+    Buf b = {0};
+    for (int j = 0; j < protos_all.len; j++) {
+      Vec *protos = protos_all.items[j];
+      buf_printf(&b, "%s%s", j ? ";\n" : "", (char *)protos->items[pi]);
+    }
+    edit_replace(el, d->begin, d->end - d->begin, b.data);
+    buf_free(&b);
+    pi++;
+  }
+  if (k->annotated)
+    edit_replace(el, k->pragma_off, k->pragma_len,
+                 arena_printf("/* tfuse: factor auto, %d variants: the fastest correct one is chosen at run time */",
+                              k->variants.len));
+  (void)src;
+  return true;
+}

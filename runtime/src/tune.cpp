@@ -1,0 +1,511 @@
+/* tfuse tuning runtime: picks, per launch key, the fastest of a kernel's
+ * variants whose output is the original's.  The library behind
+ * <tfuse/tune.h> (the header the output of `tfuse -factor auto` contains);
+ * host C++ on the CUDA runtime and driver APIs, sharing the snapshot and
+ * comparison code of the check runtime (snapshot.h).  Needs -lcuda.
+ *
+ * Key: kernel name, hash of the variants' source, grid, block, dynamic
+ * shared size, device name and SM count.  For a key, in this order:
+ *   - a decision taken earlier in this process;
+ *   - the wisdom file's entry (TFUSE_WISDOM=PATH, default
+ *     $XDG_CACHE_HOME/tfuse/wisdom or ~/.cache/tfuse/wisdom);
+ *   - TFUSE_TUNE=0: the original (candidate 0), nothing measured;
+ *   - tuning, on the first launch with the key: the allocations behind the
+ *     writable pointer arguments are snapshot; each candidate that can run
+ *     with this block (thread mode: the factor divides the block) runs
+ *     TFUSE_TUNE_RUNS times (default 5), memory restored before each run,
+ *     timed with CUDA events (the median counts); after its first run what
+ *     it wrote is compared with what the original wrote, bitwise, or within
+ *     TFUSE_CHECK_ULP units in the last place for float and double
+ *     arguments; a candidate that differs, or fails to launch, is
+ *     disqualified.  The fastest remaining candidate wins (the original on
+ *     a tie), memory is restored, and the caller runs the winner for real.
+ *     The decision is added to the wisdom file: read again, merged, written
+ *     to a temporary file beside it and renamed over it, so concurrent
+ *     programs leave a whole file.
+ * Tuning does not happen, and the wisdom entry or else the original runs,
+ * with a message once per kernel, when a writable argument is not in a
+ * device allocation (it cannot be snapshot), when the stream is being
+ * captured into a CUDA graph, or when tfuse found the kernel unsafe to run
+ * repeatedly (it prints, or writes memory no argument points to).
+ * A wisdom file that cannot be read as one is ignored with a warning.
+ *
+ * Output, on stderr, lines starting with "tfuse-tune: ": with
+ * TFUSE_TUNE_REPORT=1 (set, not empty, not "0") each key's table of
+ * candidates, median times, speedups over the original and the winner, or
+ * the wisdom entry used; warnings always.
+ *
+ * Wisdom file: a first line "tfuse-wisdom 1", then one line per key, tab
+ * separated: kernel, hash, grid "x,y,z", block "x,y,z", dynamic shared
+ * bytes, device name, SM count, the winner's label ("block.x:4"), its
+ * median ms and the original's. */
+#include "../include/tfuse/tune.h"
+#include "snapshot.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+using tfuse_snap::env_flag;
+
+namespace {
+
+struct Decision {
+  std::string label;
+  double ms, orig_ms;
+};
+
+std::mutex g_lock;
+bool g_started;
+bool g_tune = true, g_report;
+int g_runs = 5;
+bool g_ulp_on;
+unsigned long long g_ulp;
+std::string g_wisdom_path;
+std::map<std::string, Decision> g_decided; /* this process */
+std::map<std::string, Decision> g_wisdom;  /* read from the file */
+std::map<std::string, bool> g_said;        /* messages said once */
+
+void say_once(const std::string &what, const char *fmt, const char *a, const char *b) {
+  if (g_said[what])
+    return;
+  g_said[what] = true;
+  std::fprintf(stderr, "tfuse-tune: ");
+  std::fprintf(stderr, fmt, a, b);
+  std::fputc('\n', stderr);
+}
+
+std::string default_wisdom_path() {
+  const char *x = std::getenv("XDG_CACHE_HOME");
+  if (x && x[0])
+    return std::string(x) + "/tfuse/wisdom";
+  const char *h = std::getenv("HOME");
+  return std::string(h && h[0] ? h : ".") + "/.cache/tfuse/wisdom";
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (;;) {
+    size_t e = s.find(sep, b);
+    out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos)
+      return out;
+    b = e + 1;
+  }
+}
+
+/* Reads the wisdom file into m; false (m empty) if it is not one. */
+bool read_wisdom(std::map<std::string, Decision> &m, bool warn) {
+  m.clear();
+  FILE *f = std::fopen(g_wisdom_path.c_str(), "rb");
+  if (!f)
+    return true; /* none yet */
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    text.append(buf, n);
+  std::fclose(f);
+  std::vector<std::string> lines = split(text, '\n');
+  bool ok = !lines.empty() && lines[0] == "tfuse-wisdom 1";
+  for (size_t i = 1; ok && i < lines.size(); i++) {
+    if (lines[i].empty())
+      continue;
+    std::vector<std::string> fl = split(lines[i], '\t');
+    char *end1 = 0, *end2 = 0;
+    if (fl.size() != 10) {
+      ok = false;
+      break;
+    }
+    Decision d;
+    d.label = fl[7];
+    d.ms = std::strtod(fl[8].c_str(), &end1);
+    d.orig_ms = std::strtod(fl[9].c_str(), &end2);
+    ok = !d.label.empty() && *end1 == 0 && *end2 == 0;
+    std::string key = fl[0];
+    for (int j = 1; j < 7; j++)
+      key += "\t" + fl[j];
+    m[key] = d;
+  }
+  if (!ok) {
+    m.clear();
+    if (warn)
+      std::fprintf(stderr, "tfuse-tune: warning: ignoring the wisdom file '%s': it is not a tfuse wisdom file "
+                           "(or is damaged); it will be rewritten\n", g_wisdom_path.c_str());
+  }
+  return ok;
+}
+
+void make_dirs(const std::string &path) {
+  for (size_t i = 1; i < path.size(); i++)
+    if (path[i] == '/')
+      mkdir(path.substr(0, i).c_str(), 0755);
+}
+
+/* Adds one decision to the file: read, merge, write beside, rename. */
+void save_wisdom(const std::string &key, const Decision &d) {
+  std::map<std::string, Decision> m;
+  read_wisdom(m, false);
+  m[key] = d;
+  make_dirs(g_wisdom_path);
+  std::string tmp = g_wisdom_path + ".tmp-XXXXXX";
+  std::vector<char> name(tmp.begin(), tmp.end());
+  name.push_back(0);
+  int fd = mkstemp(name.data());
+  FILE *f = fd >= 0 ? fdopen(fd, "wb") : 0;
+  if (!f) {
+    if (fd >= 0)
+      close(fd);
+    say_once("save", "warning: cannot write the wisdom file beside '%s'%s; decisions are not kept",
+             g_wisdom_path.c_str(), "");
+    return;
+  }
+  std::fprintf(f, "tfuse-wisdom 1\n");
+  for (std::map<std::string, Decision>::const_iterator it = m.begin(); it != m.end(); ++it)
+    std::fprintf(f, "%s\t%s\t%.6f\t%.6f\n", it->first.c_str(), it->second.label.c_str(), it->second.ms,
+                 it->second.orig_ms);
+  bool ok = std::fclose(f) == 0;
+  chmod(name.data(), 0644);
+  if (!ok || std::rename(name.data(), g_wisdom_path.c_str()) != 0) {
+    unlink(name.data());
+    say_once("save", "warning: cannot replace the wisdom file '%s'%s; decisions are not kept",
+             g_wisdom_path.c_str(), "");
+  }
+}
+
+void start_once() {
+  if (g_started)
+    return;
+  g_started = true;
+  const char *t = std::getenv("TFUSE_TUNE");
+  g_tune = !(t && std::strcmp(t, "0") == 0);
+  g_report = env_flag("TFUSE_TUNE_REPORT");
+  const char *r = std::getenv("TFUSE_TUNE_RUNS");
+  if (r && std::atoi(r) > 0)
+    g_runs = std::atoi(r);
+  tfuse_snap::read_ulp("tfuse-tune", &g_ulp_on, &g_ulp);
+  const char *w = std::getenv("TFUSE_WISDOM");
+  g_wisdom_path = w && w[0] ? w : default_wisdom_path();
+  read_wisdom(g_wisdom, true);
+}
+
+unsigned int component(dim3 v, int d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
+
+bool feasible(const tfuse_tune_cand &c, dim3 block) {
+  return c.mode != 2 || component(block, c.dim) % c.factor == 0;
+}
+
+int index_of(const tfuse_tune_site *s, const std::string &label, dim3 block) {
+  for (int i = 0; i < s->ncand; i++)
+    if (label == s->cand[i].label)
+      return feasible(s->cand[i], block) ? i : -1;
+  return -1;
+}
+
+void cache(tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem, int choice) {
+  s->last_choice = choice;
+  s->last_device = dev;
+  s->last_shape[0] = g.x;
+  s->last_shape[1] = g.y;
+  s->last_shape[2] = g.z;
+  s->last_shape[3] = b.x;
+  s->last_shape[4] = b.y;
+  s->last_shape[5] = b.z;
+  s->last_smem = smem;
+  s->cached = 1;
+}
+
+struct Region {
+  unsigned char *base;
+  size_t size;
+  const char *arg;
+  int kind;
+  size_t elem_size, arg_offset;
+  void *snapshot;
+  std::vector<unsigned char> expected;
+};
+
+std::string shape(dim3 v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%u,%u,%u", v.x, v.y, v.z);
+  return b;
+}
+
+} // namespace
+
+struct tfuse_tune_launch {
+  tfuse_tune_site *site;
+  std::string key, where;
+  dim3 grid, block;
+  size_t smem;
+  cudaStream_t stream;
+  int device;
+  const char *unsnapshotable; /* the argument that cannot be snapshot */
+  std::vector<Region> regions;
+};
+
+extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                                 tfuse_tune_launch **tune) {
+  *tune = 0;
+  std::lock_guard<std::mutex> guard(g_lock);
+  start_once();
+  int dev = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return 0; /* the original's launch reports what is wrong */
+  }
+  char sms[32], bytes[32];
+  std::snprintf(sms, sizeof sms, "%d", prop.multiProcessorCount);
+  std::snprintf(bytes, sizeof bytes, "%zu", smem);
+  std::string name = prop.name;
+  std::replace(name.begin(), name.end(), '\t', ' ');
+  std::string key = std::string(s->kernel) + "\t" + s->hash + "\t" + shape(grid) + "\t" + shape(block) + "\t" +
+                    bytes + "\t" + name + "\t" + sms;
+
+  std::map<std::string, Decision>::const_iterator it = g_decided.find(key);
+  if (it != g_decided.end()) {
+    int c = index_of(s, it->second.label, block);
+    cache(s, dev, grid, block, smem, c < 0 ? 0 : c);
+    return c < 0 ? 0 : c;
+  }
+  it = g_wisdom.find(key);
+  if (it != g_wisdom.end()) {
+    int c = index_of(s, it->second.label, block);
+    if (c >= 0) {
+      g_decided[key] = it->second;
+      if (g_report)
+        std::fprintf(stderr, "tfuse-tune: kernel '%s' at %s, grid (%s) block (%s) smem %zu, %s (%d SMs): %s, from "
+                             "the wisdom file (%.4f ms, original %.4f ms)\n",
+                     s->kernel, s->site, shape(grid).c_str(), shape(block).c_str(), smem, prop.name,
+                     prop.multiProcessorCount, it->second.label.c_str(), it->second.ms, it->second.orig_ms);
+      cache(s, dev, grid, block, smem, c);
+      return c;
+    }
+  }
+  if (!g_tune || s->ncand < 2) {
+    cache(s, dev, grid, block, smem, 0);
+    return 0;
+  }
+  if (s->untunable) {
+    say_once(std::string("untunable ") + s->kernel,
+             "kernel '%s' is not tuned (%s); it runs its wisdom entry or the original", s->kernel, s->untunable);
+    cache(s, dev, grid, block, smem, 0);
+    return 0;
+  }
+  cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &cap) != cudaSuccess) {
+    cudaGetLastError();
+    cap = cudaStreamCaptureStatusActive;
+  }
+  if (cap != cudaStreamCaptureStatusNone) {
+    say_once(std::string("capture ") + s->kernel,
+             "kernel '%s' launched at %s during CUDA graph capture: not tuned; it runs its wisdom entry or the "
+             "original", s->kernel, s->site);
+    return 0;
+  }
+  tfuse_tune_launch *t = new tfuse_tune_launch;
+  t->site = s;
+  t->key = key;
+  char where[512];
+  std::snprintf(where, sizeof where, "kernel '%s' at %s, grid (%s) block (%s) smem %zu, %s (%d SMs)", s->kernel,
+                s->site, shape(grid).c_str(), shape(block).c_str(), smem, prop.name, prop.multiProcessorCount);
+  t->where = where;
+  t->grid = grid;
+  t->block = block;
+  t->smem = smem;
+  t->stream = stream;
+  t->device = dev;
+  t->unsnapshotable = 0;
+  *tune = t;
+  return 0;
+}
+
+extern "C" void tfuse_tune_track(tfuse_tune_launch *t, const void *p, int kind, size_t elem_size, const char *arg) {
+  if (!t || !p || t->unsnapshotable)
+    return;
+  Region g;
+  const char *err = 0;
+  if (!tfuse_snap::allocation_of(p, &g.base, &g.size, &err)) {
+    t->unsnapshotable = arg;
+    return;
+  }
+  for (size_t i = 0; i < t->regions.size(); i++)
+    if (t->regions[i].base == g.base)
+      return;
+  g.arg = arg;
+  g.kind = kind;
+  g.elem_size = elem_size ? elem_size : 1;
+  g.arg_offset = (size_t)((const unsigned char *)p - g.base);
+  g.snapshot = 0;
+  t->regions.push_back(g);
+}
+
+namespace {
+
+void fatal(const tfuse_tune_launch *t, const char *what, cudaError_t e) {
+  std::fprintf(stderr, "tfuse-tune: error: %s: %s: %s\n", t->where.c_str(), what, cudaGetErrorString(e));
+  std::exit(1);
+}
+
+void must(const tfuse_tune_launch *t, cudaError_t e, const char *what) {
+  if (e != cudaSuccess)
+    fatal(t, what, e);
+}
+
+void restore(const tfuse_tune_launch *t) {
+  for (size_t i = 0; i < t->regions.size(); i++)
+    must(t, cudaMemcpyAsync(t->regions[i].base, t->regions[i].snapshot, t->regions[i].size, cudaMemcpyDefault,
+                            t->stream), "restoring an argument from its snapshot");
+}
+
+void free_launch(tfuse_tune_launch *t) {
+  for (size_t i = 0; i < t->regions.size(); i++)
+    if (t->regions[i].snapshot)
+      cudaFree(t->regions[i].snapshot);
+  delete t;
+}
+
+struct Result {
+  std::vector<float> ms;
+  double median;
+  std::string status; /* empty: qualified */
+};
+
+} // namespace
+
+extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int), void *ctx) {
+  std::lock_guard<std::mutex> guard(g_lock);
+  tfuse_tune_site *s = t->site;
+  if (t->unsnapshotable) {
+    say_once(std::string("unsnapshotable ") + s->kernel,
+             "kernel '%s': argument '%s' is not in a CUDA device allocation, so it cannot be snapshot: not tuned; "
+             "it runs its wisdom entry or the original", s->kernel, t->unsnapshotable);
+    free_launch(t);
+    return 0;
+  }
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  cudaError_t pending = cudaGetLastError();
+  if (pending != cudaSuccess)
+    std::fprintf(stderr, "tfuse-tune: warning: %s: clearing an earlier CUDA error that nobody read: %s\n",
+                 t->where.c_str(), cudaGetErrorString(pending));
+  must(t, cudaStreamSynchronize(t->stream), "synchronising the stream before tuning");
+  for (size_t i = 0; i < t->regions.size(); i++) {
+    Region &g = t->regions[i];
+    must(t, cudaMalloc(&g.snapshot, g.size), "allocating a snapshot");
+    must(t, cudaMemcpyAsync(g.snapshot, g.base, g.size, cudaMemcpyDefault, t->stream), "snapshotting an argument");
+  }
+  cudaEvent_t e0, e1;
+  must(t, cudaEventCreate(&e0), "creating an event");
+  must(t, cudaEventCreate(&e1), "creating an event");
+  std::vector<Result> res(s->ncand);
+  std::vector<unsigned char> got;
+  int launches = 0;
+  for (int c = 0; c < s->ncand; c++) {
+    Result &r = res[c];
+    if (!feasible(s->cand[c], t->block)) {
+      char b[96];
+      std::snprintf(b, sizeof b, "skipped: blockDim.%c = %u is not a multiple of %u", "xyz"[s->cand[c].dim],
+                    component(t->block, s->cand[c].dim), s->cand[c].factor);
+      r.status = b;
+      continue;
+    }
+    for (int rep = 0; rep < g_runs && r.status.empty(); rep++) {
+      restore(t);
+      must(t, cudaEventRecord(e0, t->stream), "recording an event");
+      launch(ctx, c);
+      launches++;
+      cudaError_t le = cudaGetLastError();
+      if (le != cudaSuccess) {
+        if (c == 0) {
+          /* Not tuned: the caller's launch of the original meets the same error. */
+          restore(t);
+          must(t, cudaStreamSynchronize(t->stream), "synchronising after a failed launch");
+          cudaEventDestroy(e0);
+          cudaEventDestroy(e1);
+          free_launch(t);
+          return 0;
+        }
+        r.status = std::string("disqualified: launch failed: ") + cudaGetErrorString(le);
+        break;
+      }
+      must(t, cudaEventRecord(e1, t->stream), "recording an event");
+      must(t, cudaEventSynchronize(e1), c == 0 ? "the original kernel failed" : "a candidate kernel failed");
+      float ms = 0;
+      must(t, cudaEventElapsedTime(&ms, e0, e1), "reading an event");
+      r.ms.push_back(ms);
+      if (rep > 0)
+        continue;
+      /* After the first run: what it wrote, against the original's. */
+      for (size_t i = 0; i < t->regions.size() && r.status.empty(); i++) {
+        Region &g = t->regions[i];
+        std::vector<unsigned char> &dst = c == 0 ? g.expected : got;
+        dst.resize(g.size);
+        must(t, cudaMemcpy(dst.data(), g.base, g.size, cudaMemcpyDefault), "copying what a kernel wrote");
+        if (c == 0)
+          continue;
+        size_t first = 0;
+        unsigned long long n = tfuse_snap::count_differences(g.kind, g.elem_size, g.arg_offset, g.size, g_ulp_on,
+                                                             g_ulp, g.expected.data(), got.data(), &first);
+        if (n) {
+          char b[256];
+          std::snprintf(b, sizeof b, "disqualified: %llu %s of argument '%s' differ from the original's (first at "
+                        "byte offset %zu)", n, n == 1 ? "element" : "elements", g.arg, first);
+          r.status = b;
+        }
+      }
+    }
+    if (!r.ms.empty()) {
+      std::vector<float> v = r.ms;
+      std::sort(v.begin(), v.end());
+      r.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+    }
+  }
+  restore(t);
+  must(t, cudaStreamSynchronize(t->stream), "synchronising after tuning");
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  int win = 0;
+  for (int c = 1; c < s->ncand; c++)
+    if (res[c].status.empty() && !res[c].ms.empty() && res[c].median < res[win].median)
+      win = c;
+  double cost = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  Decision d;
+  d.label = s->cand[win].label;
+  d.ms = res[win].median;
+  d.orig_ms = res[0].median;
+  g_decided[t->key] = d;
+  save_wisdom(t->key, d);
+  if (g_report) {
+    std::fprintf(stderr, "tfuse-tune: %s:\n", t->where.c_str());
+    std::fprintf(stderr, "tfuse-tune:   %-24s %12s %10s  %s\n", "candidate", "median ms", "speedup", "status");
+    for (int c = 0; c < s->ncand; c++) {
+      const Result &r = res[c];
+      char ms[32] = "-", sp[32] = "-";
+      if (!r.ms.empty()) {
+        std::snprintf(ms, sizeof ms, "%.4f", r.median);
+        std::snprintf(sp, sizeof sp, "%.2fx", r.median > 0 ? res[0].median / r.median : 0.0);
+      }
+      std::fprintf(stderr, "tfuse-tune:   %-24s %12s %10s  %s\n", s->cand[c].label, ms, sp,
+                   c == win ? "winner" : r.status.empty() ? "ok" : r.status.c_str());
+    }
+    std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (%d runs each)\n",
+                 d.label.c_str(), cost, launches, g_runs);
+  }
+  cache(s, t->device, t->grid, t->block, t->smem, win);
+  free_launch(t);
+  return win;
+}

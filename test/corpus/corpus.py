@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""Measures tfuse on an outside corpus of CUDA programs described by a manifest (see README.md).
+
+  corpus.py extract    --manifest M [--mirrors DIR] [--work DIR] [--fill-kernels]
+      Materialises each program's sources from local git mirrors (git archive of
+      repo@commit:path) into WORK/src/PROG/.  --fill-kernels writes the __global__
+      functions found in each program's coarsened file into the manifest where it
+      lists none.
+  corpus.py cpu        --manifest M --out DIR [--tfuse PATH] [--nvcc PATH] [-j J] [--only P,Q] [--no-nvcc]
+      For each program x kernel x variant (block K=2,4,8, thread K=2,4) runs tfuse,
+      classifies the outcome (rewritten / refused with a normalised reason /
+      crashed / internal error / hang), compiles every rewritten file with the
+      program's own compile line (and each original once), and writes
+      DIR/results.json, DIR/table.md and DIR/progs/PROG/ (sources + variant files).
+  corpus.py gpu-pack   --from DIR --to PACK
+      Copies the originals, the rewritten variants that nvcc accepted, run.sh and
+      the GPU runner (python3 standard library only) into PACK.  On the GPU machine:
+      bash PACK/run.sh [-j 16] [--deadline S]; results go to PACK/results.json and $OUT.
+  corpus.py gpu-report --from DIR --gpu RESULTS.json [--out FILE.md]
+      Merges the GPU results into the CPU results: per variant class and overall,
+      requests, rewritten, compiled, passed own check, wrong results, speedups.
+"""
+
+import argparse
+import concurrent.futures as cf
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "test", "fuzz"))
+from campaign import normalize_reason, first_error  # noqa: E402
+from gpu_run import run  # noqa: E402
+
+VARIANTS = [("block", 2), ("block", 4), ("block", 8), ("thread", 2), ("thread", 4)]
+TFUSE_TIMEOUT = 60
+NVCC_TIMEOUT = 300
+GLOBAL_RE = re.compile(r"__global__\s+(?:[^;{()]*?\s)?(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(")
+
+
+def vtag(mode, k):
+    return "%s%d" % (mode, k)
+
+
+def load_manifest(path):
+    m = json.load(open(path))
+    names = set()
+    for p in m["programs"]:
+        for key in ("name", "file", "compile", "run"):
+            if key not in p:
+                sys.exit("manifest: program %s lacks '%s'" % (p.get("name", "?"), key))
+        if p["name"] in names or not re.match(r"^[A-Za-z0-9._-]+$", p["name"]):
+            sys.exit("manifest: bad or repeated program name %r" % p["name"])
+        names.add(p["name"])
+    return m
+
+
+def work_dir(a, manifest_path):
+    return os.path.abspath(a.work or os.path.dirname(os.path.abspath(manifest_path)))
+
+
+def find_kernels(text):
+    """The __global__ functions defined in text (declarations without a body are skipped)."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+    res = []
+    for m in GLOBAL_RE.finditer(text):
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        rest = text[i:i + 200].lstrip()
+        if rest.startswith("{") or rest.startswith("__") and "{" in rest.split(";")[0]:
+            if m.group(1) not in res:
+                res.append(m.group(1))
+    return res
+
+
+# ---- extract -----------------------------------------------------------------------
+def copy_source(mirrors, name, s, dst):
+    """Copies repo@commit:path (a file or a folder) of a local mirror to dst/TO, blob by blob (a snapshot may lack
+    large unrelated blobs, which makes `git archive` fail); blobs that are absent are reported and skipped."""
+    gitdir = os.path.join(mirrors, s["repo"].replace("/", "+"), "repo")
+    ls = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "-r", "-z", s["commit"], "--", s["path"]],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    entries = [e for e in ls.stdout.decode("utf-8", "replace").split("\0") if e]
+    if ls.returncode != 0 or not entries:
+        sys.exit("extract %s: nothing at %s@%s:%s (%s)" % (name, s["repo"], s["commit"], s["path"],
+                                                         ls.stderr.decode()[-300:]))
+    to = s.get("to", ".")
+    for e in entries:
+        meta, path = e.split("\t", 1)
+        mode, kind, obj = meta.split()
+        if kind != "blob":
+            continue
+        rel = os.path.relpath(path, s["path"]) if path != s["path"] else os.path.basename(path)
+        out = os.path.normpath(os.path.join(dst, to, rel))
+        blob = subprocess.run(["git", "--git-dir", gitdir, "cat-file", "blob", obj], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+        if blob.returncode != 0:
+            print("extract %s: %s is absent from the snapshot, skipped" % (name, path))
+            continue
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(out, "wb") as fh:
+            fh.write(blob.stdout)
+        if mode == "100755":
+            os.chmod(out, 0o755)
+
+
+def cmd_extract(a):
+    m = load_manifest(a.manifest)
+    work = work_dir(a, a.manifest)
+    changed = False
+    for p in m["programs"]:
+        dst = os.path.join(work, "src", p["name"])
+        if os.path.isdir(dst) and not a.force:
+            pass
+        else:
+            shutil.rmtree(dst, ignore_errors=True)
+            tmp = dst + ".tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            os.makedirs(tmp)
+            for s in p["sources"]:
+                copy_source(a.mirrors, p["name"], s, tmp)
+            os.replace(tmp, dst)
+            print("extracted %s" % p["name"])
+        if a.fill_kernels and not p.get("kernels"):
+            f = os.path.join(dst, p.get("dir", "."), p["file"])
+            p["kernels"] = find_kernels(open(f, errors="replace").read())
+            changed = True
+    if changed:
+        with open(a.manifest, "w") as fh:
+            json.dump(m, fh, indent=1)
+        print("kernels written into %s" % a.manifest)
+    return 0
+
+
+# ---- cpu ---------------------------------------------------------------------------
+def subst(cmd, src, exe):
+    return cmd.replace("{src}", src).replace("{exe}", exe)
+
+
+def variant_name(p, kernel, mode, k):
+    stem, ext = os.path.splitext(p["file"])
+    return "%s__tf_%s_%s%s" % (stem, kernel, vtag(mode, k), ext)
+
+
+def compile_prog(p, pdir, src, nvcc):
+    """Runs the program's compile line with src in place of {src}; (ok, first error, whole message)."""
+    with tempfile.TemporaryDirectory() as td:
+        cmd = subst(p["compile"], src, os.path.join(td, "a.out"))
+        if nvcc != "nvcc":
+            cmd = re.sub(r"^nvcc\b", nvcc, cmd)
+        rc, out, err, dt = run(["bash", "-c", cmd], NVCC_TIMEOUT, cwd=pdir)
+    msg = out + err
+    return rc == 0, (first_error(msg) if rc != 0 else ""), msg[-4000:]
+
+
+def classify_tfuse(rc, err):
+    if rc is None:
+        return "hang", "tfuse ran past %d s" % TFUSE_TIMEOUT
+    if rc < 0:
+        return "crashed", "signal %d" % -rc
+    errs = [l for l in err.splitlines() if " error: " in l or l.startswith("error: ")]
+    if rc == 0:
+        return "rewritten", ""
+    if any("internal error" in l for l in errs):
+        return "internal-error", next(l for l in errs if "internal error" in l)
+    if rc == 1 and errs:
+        return "refused", errs[0]
+    return "tfuse-failed", "rc %d: %s" % (rc, (err.strip().splitlines() or ["?"])[-1][:300])
+
+
+def reason_class(line):
+    m = re.match(r"^(?:.*?:\d+:\d+: )?error: (.*)$", line)
+    return normalize_reason(m.group(1) if m else line)
+
+
+def cmd_cpu(a):
+    m = load_manifest(a.manifest)
+    work = work_dir(a, a.manifest)
+    out = os.path.abspath(a.out)
+    tfuse = os.path.abspath(a.tfuse)
+    only = set(a.only.split(",")) if a.only else None
+    progs = [p for p in m["programs"] if not only or p["name"] in only]
+    os.makedirs(out, exist_ok=True)
+    jobs = []
+    for p in progs:
+        src = os.path.join(work, "src", p["name"])
+        if not os.path.isdir(src):
+            sys.exit("cpu: %s not extracted (run corpus.py extract)" % src)
+        dst = os.path.join(out, "progs", p["name"])
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+        kernels = p.get("kernels") or find_kernels(open(os.path.join(dst, p.get("dir", "."), p["file"]),
+                                                         errors="replace").read())
+        p["kernels"] = kernels
+        jobs.append((p, None, None, None))
+        for kern in kernels:
+            for mode, k in VARIANTS:
+                jobs.append((p, kern, mode, k))
+
+    def one(job):
+        p, kern, mode, k = job
+        pdir = os.path.join(out, "progs", p["name"], p.get("dir", "."))
+        if kern is None:
+            ok, first, msg = (True, "", "") if a.no_nvcc else compile_prog(p, pdir, p["file"], a.nvcc)
+            return {"program": p["name"], "original": True, "compiled": ok, "nvcc_error": first}
+        vfile = variant_name(p, kern, mode, k)
+        cmd = [tfuse, "-kernel", kern, "-factor", str(k), "-mode", mode] + p.get("tfuse_args", []) + \
+            [p["file"], "-o", vfile]
+        rc, so, se, dt = run(cmd, TFUSE_TIMEOUT, cwd=pdir)
+        outcome, detail = classify_tfuse(rc, se)
+        r = {"program": p["name"], "kernel": kern, "variant": vtag(mode, k), "mode": mode, "factor": k,
+             "outcome": outcome, "detail": detail, "tfuse_s": round(dt, 2)}
+        if outcome == "refused":
+            r["reason"] = reason_class(detail)
+        if outcome != "rewritten":
+            if os.path.exists(os.path.join(pdir, vfile)):
+                os.remove(os.path.join(pdir, vfile))
+            return r
+        r["file"] = vfile
+        if a.no_nvcc:
+            r["compiled"] = None
+            return r
+        ok, first, msg = compile_prog(p, pdir, vfile, a.nvcc)
+        r["compiled"] = ok
+        if not ok:
+            r["nvcc_error"] = first
+            with open(os.path.join(pdir, vfile + ".nvcc.txt"), "w") as fh:
+                fh.write(msg)
+        return r
+
+    results = []
+    with cf.ThreadPoolExecutor(a.j) as ex:
+        futs = [ex.submit(one, j) for j in jobs]
+        for n, fu in enumerate(cf.as_completed(futs), 1):
+            results.append(fu.result())
+            if n % 50 == 0:
+                print("cpu: %d/%d" % (n, len(jobs)), flush=True)
+    order = {p["name"]: i for i, p in enumerate(progs)}
+    vorder = {vtag(*v): i for i, v in enumerate(VARIANTS)}
+    results.sort(key=lambda r: (order[r["program"]], r.get("kernel") or "", vorder.get(r.get("variant"), -1)))
+    res = {"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(),
+           "programs": progs, "results": results}
+    prev = os.path.join(out, "results.json")
+    if only and os.path.exists(prev):  # --only: update those programs in an earlier run of the whole manifest
+        old = json.load(open(prev))
+        res["programs"] = [next((q for q in progs if q["name"] == p["name"]), p) for p in old["programs"]] + \
+            [q for q in progs if q["name"] not in {p["name"] for p in old["programs"]}]
+        res["results"] = [r for r in old["results"] if r["program"] not in only] + results
+        order = {p["name"]: i for i, p in enumerate(res["programs"])}
+        res["results"].sort(key=lambda r: (order[r["program"]], r.get("kernel") or "",
+                                           vorder.get(r.get("variant"), -1)))
+    with open(os.path.join(out, "results.json"), "w") as fh:
+        json.dump(res, fh, indent=1)
+    md = cpu_table(res)
+    with open(os.path.join(out, "table.md"), "w") as fh:
+        fh.write(md)
+    print(md)
+    return 0
+
+
+def pct(n, d):
+    return "%.1f%%" % (100.0 * n / d) if d else "-"
+
+
+def cpu_table(res):
+    reqs = [r for r in res["results"] if not r.get("original")]
+    origs = [r for r in res["results"] if r.get("original")]
+    L = ["# tfuse on the outside corpus: CPU stage", "",
+         "tfuse: `%s` (%s); %d programs, %d kernels, %d requests (kernel x variant)." % (
+             res["tfuse"], res["tfuse_version"], len(res["programs"]),
+             sum(len(p["kernels"]) for p in res["programs"]), len(reqs)), "",
+         "| variant | requests | rewritten | refused | crashed/internal/other | nvcc rejects |",
+         "|---|---|---|---|---|---|"]
+    classes = [vtag(*v) for v in VARIANTS] + ["all"]
+    for c in classes:
+        rs = [r for r in reqs if c == "all" or r["variant"] == c]
+        rw = [r for r in rs if r["outcome"] == "rewritten"]
+        L.append("| %s | %d | %d (%s) | %d | %d | %d |" % (
+            c, len(rs), len(rw), pct(len(rw), len(rs)), sum(r["outcome"] == "refused" for r in rs),
+            sum(r["outcome"] not in ("rewritten", "refused") for r in rs),
+            sum(r.get("compiled") is False for r in rw)))
+    bad_orig = [r["program"] for r in origs if r["compiled"] is False]
+    if bad_orig:
+        L += ["", "Originals that nvcc rejects (their variants mean nothing): " + ", ".join(bad_orig)]
+    reasons = {}
+    for r in reqs:
+        if r["outcome"] == "refused":
+            reasons.setdefault(r["reason"], []).append(r)
+    L += ["", "## Refusal reasons (normalised), with counts and one example", "",
+          "| count | reason | example (program:kernel:variant) | error line |", "|---|---|---|---|"]
+    for reason, rs in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        e = rs[0]
+        kern = sorted({(x["program"], x["kernel"]) for x in rs})
+        L.append("| %d (%d kernels) | %s | %s:%s:%s | `%s` |" % (
+            len(rs), len(kern), md_esc(reason), e["program"], e["kernel"], e["variant"], md_esc(e["detail"][:300])))
+    other = [r for r in reqs if r["outcome"] not in ("rewritten", "refused")]
+    if other:
+        L += ["", "## tfuse crashes, internal errors, hangs", ""]
+        for r in other:
+            L.append("- %s:%s:%s %s: `%s`" % (r["program"], r["kernel"], r["variant"], r["outcome"],
+                                             md_esc(r["detail"][:300])))
+    rej = [r for r in reqs if r.get("compiled") is False]
+    if rej:
+        L += ["", "## nvcc rejects of rewritten files", ""]
+        for r in rej:
+            L.append("- %s:%s:%s: `%s`" % (r["program"], r["kernel"], r["variant"], md_esc(r["nvcc_error"][:300])))
+    L += ["", "## Per program (rewritten / requests)", "", "| program | kernels | rewritten | nvcc rejects |",
+          "|---|---|---|---|"]
+    for p in res["programs"]:
+        rs = [r for r in reqs if r["program"] == p["name"]]
+        L.append("| %s | %d | %d/%d | %d |" % (p["name"], len(p["kernels"]),
+                                               sum(r["outcome"] == "rewritten" for r in rs), len(rs),
+                                               sum(r.get("compiled") is False for r in rs)))
+    return "\n".join(L) + "\n"
+
+
+def md_esc(s):
+    return s.replace("|", "\\|").replace("`", "'")
+
+
+# ---- gpu-pack ----------------------------------------------------------------------
+RUN_SH = """#!/bin/bash
+# Builds and runs the corpus originals and tfuse variants of this pack on a GPU machine.
+#   bash run.sh [-j N] [--timeout S] [--deadline S] [--nvcc PATH]
+here="$(cd "$(dirname "$0")" && pwd)"
+exec python3 "$here/corpus_gpu.py" "$@"
+"""
+
+
+def cmd_gpu_pack(a):
+    src = os.path.abspath(getattr(a, "from"))
+    dst = os.path.abspath(a.to)
+    res = json.load(open(os.path.join(src, "results.json")))
+    shutil.rmtree(dst, ignore_errors=True)
+    os.makedirs(dst)
+    progs = []
+    for p in res["programs"]:
+        origs = [r for r in res["results"] if r.get("original") and r["program"] == p["name"]]
+        if origs and origs[0]["compiled"] is False:
+            print("gpu-pack: %s left out: nvcc rejects the original" % p["name"])
+            continue
+        vs = [{"file": r["file"], "kernel": r["kernel"], "variant": r["variant"]} for r in res["results"]
+              if not r.get("original") and r["program"] == p["name"] and r["outcome"] == "rewritten"
+              and r.get("compiled") is not False]
+        shutil.copytree(os.path.join(src, "progs", p["name"]), os.path.join(dst, "progs", p["name"]),
+                        ignore=shutil.ignore_patterns("*.nvcc.txt"))
+        progs.append({k: p[k] for k in ("name", "file", "compile", "run") if k in p} |
+                     {"dir": p.get("dir", "."), "pass": p.get("pass", {}), "timeout": p.get("timeout", 30),
+                      "kernel_time_regex": p.get("kernel_time_regex"), "variants": vs})
+    with open(os.path.join(dst, "pack.json"), "w") as fh:
+        json.dump({"programs": progs}, fh, indent=1)
+    shutil.copy(os.path.join(HERE, "corpus_gpu.py"), os.path.join(dst, "corpus_gpu.py"))
+    shutil.copy(os.path.join(ROOT, "test", "fuzz", "gpu_run.py"), os.path.join(dst, "gpu_run.py"))
+    with open(os.path.join(dst, "run.sh"), "w") as fh:
+        fh.write(RUN_SH)
+    os.chmod(os.path.join(dst, "run.sh"), 0o755)
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dst) for f in fs)
+    print("gpu-pack: %s: %d programs, %d variants, %.1f MiB" % (
+        dst, len(progs), sum(len(p["variants"]) for p in progs), size / 2**20))
+    return 0
+
+
+# ---- gpu-report --------------------------------------------------------------------
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def fmt_x(x):
+    return "%.2fx" % x if x else "-"
+
+
+def cmd_gpu_report(a):
+    src = os.path.abspath(getattr(a, "from"))
+    cpu = json.load(open(os.path.join(src, "results.json")))
+    gpu = json.load(open(a.gpu))
+    runs = gpu["runs"]
+    reqs = [r for r in cpu["results"] if not r.get("original")]
+    orig = {p["name"]: runs.get(p["name"] + "/original") for p in cpu["programs"]}
+    L = ["# tfuse on the outside corpus: GPU stage", "",
+         "tfuse: `%s` (%s). GPU: %s. Own check: each program's pass criterion; a variant's speedup is the "
+         "original's time over the variant's (wall time of the whole run, and the sum of the kernel times the "
+         "program prints where it prints them); geometric means over variants that passed." % (
+             cpu["tfuse"], cpu["tfuse_version"], gpu.get("gpu", "?")), ""]
+    bad = sorted(n for n, o in orig.items() if not o or o["outcome"] != "pass")
+    if bad:
+        L.append("Originals that did not pass their own check (their variants are left out below): " +
+                 ", ".join("%s (%s)" % (n, orig[n]["outcome"] if orig[n] else "not run") for n in bad))
+        L.append("")
+    L += ["| variant | requests | rewritten | compiled | passed own check | wrong results | crash/timeout | "
+          "runtime N/A | not run | speedup wall (geomean) | speedup kernel (geomean) |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = {}
+    for c in [vtag(*v) for v in VARIANTS] + ["all"]:
+        rs = [r for r in reqs if (c == "all" or r["variant"] == c) and r["program"] not in bad]
+        st = {"req": len(rs), "rw": 0, "cc": 0, "pass": 0, "wrong": 0, "crash": 0, "na": 0, "notrun": 0,
+              "wall": [], "kern": []}
+        for r in rs:
+            if r["outcome"] != "rewritten":
+                continue
+            st["rw"] += 1
+            g = runs.get(r["program"] + "/" + r["file"])
+            if r.get("compiled") is False or (g and g["outcome"] == "compile-failed"):
+                continue
+            if not g or g["outcome"] == "not-run":
+                st["notrun"] += 1
+                continue
+            st["cc"] += 1
+            o = orig[r["program"]]
+            if g["outcome"] == "pass":
+                st["pass"] += 1
+                st["wall"].append(o["run_s"] / g["run_s"] if g["run_s"] else None)
+                if o.get("kernel_s") and g.get("kernel_s"):
+                    st["kern"].append(o["kernel_s"] / g["kernel_s"])
+            elif g["outcome"] == "fail":
+                st["wrong"] += 1
+            elif g["outcome"] == "runtime-na":
+                st["na"] += 1
+            else:
+                st["crash"] += 1
+        rows[c] = st
+        L.append("| %s | %d | %d (%s) | %d | %d (%s of requests) | %d | %d | %d | %d | %s | %s |" % (
+            c, st["req"], st["rw"], pct(st["rw"], st["req"]), st["cc"], st["pass"], pct(st["pass"], st["req"]),
+            st["wrong"], st["crash"], st["na"], st["notrun"], fmt_x(geomean(st["wall"])),
+            fmt_x(geomean(st["kern"]))))
+    # per-program best variant
+    L += ["", "## Per program: original time, best passing variant", "",
+          "| program | original wall s | original kernel s | passed/rewritten | best variant (kernel speedup) | "
+          "best variant (wall speedup) |", "|---|---|---|---|---|---|"]
+    bests = []
+    for p in cpu["programs"]:
+        o = orig[p["name"]]
+        if p["name"] in bad:
+            L.append("| %s | original %s | | | | |" % (p["name"], o["outcome"] if o else "not run"))
+            continue
+        rs = [r for r in reqs if r["program"] == p["name"] and r["outcome"] == "rewritten"]
+        ok = [(r, runs.get(p["name"] + "/" + r["file"])) for r in rs]
+        ok = [(r, g) for r, g in ok if g and g["outcome"] == "pass"]
+        bk = max(((o["kernel_s"] / g["kernel_s"], r) for r, g in ok if o.get("kernel_s") and g.get("kernel_s")),
+                 key=lambda t: t[0], default=None)
+        bw = max(((o["run_s"] / g["run_s"], r) for r, g in ok if g["run_s"]), key=lambda t: t[0], default=None)
+        if bk:
+            bests.append(bk[0])
+        L.append("| %s | %.3f | %s | %d/%d | %s | %s |" % (
+            p["name"], o["run_s"], "%.3g" % o["kernel_s"] if o.get("kernel_s") else "-", len(ok), len(rs),
+            "%s %s:%s" % (fmt_x(bk[0]), bk[1]["kernel"], bk[1]["variant"]) if bk else "-",
+            "%s %s:%s" % (fmt_x(bw[0]), bw[1]["kernel"], bw[1]["variant"]) if bw else "-"))
+    L += ["", "Geometric mean of each program's best kernel speedup: %s over %d programs." % (
+        fmt_x(geomean(bests)), len(bests))]
+    wrong = [(r, runs.get(r["program"] + "/" + r["file"])) for r in reqs if r["outcome"] == "rewritten"
+             and r["program"] not in bad]
+    wrong = [(r, g) for r, g in wrong if g and g["outcome"] not in ("pass", "not-run", "compile-failed")]
+    if wrong:
+        L += ["", "## Variants that failed on the GPU (original passed)", ""]
+        for r, g in wrong:
+            L.append("- %s:%s:%s %s: `%s`" % (r["program"], r["kernel"], r["variant"], g["outcome"],
+                                             md_esc(g.get("detail", "")[:250])))
+    if gpu.get("noise"):
+        L += ["", "Noise: the originals ran twice; median |t1/t2 - 1| of wall time %.1f%%, of kernel time %s." % (
+            100 * gpu["noise"]["wall"], "%.1f%%" % (100 * gpu["noise"]["kernel"])
+            if gpu["noise"].get("kernel") is not None else "-")]
+    md = "\n".join(L) + "\n"
+    if a.out:
+        with open(a.out, "w") as fh:
+            fh.write(md)
+    print(md)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("extract")
+    e.add_argument("--manifest", required=True)
+    e.add_argument("--mirrors", default="/work/.mirror", help="folder of OWNER+NAME/repo git directories")
+    e.add_argument("--work", help="folder holding src/ (default: the manifest's folder)")
+    e.add_argument("--force", action="store_true", help="re-extract programs already there")
+    e.add_argument("--fill-kernels", action="store_true")
+    c = sub.add_parser("cpu")
+    c.add_argument("--manifest", required=True)
+    c.add_argument("--work", help="folder holding src/ (default: the manifest's folder)")
+    c.add_argument("--out", required=True)
+    c.add_argument("--tfuse", default=os.path.join(ROOT, "build", "bin", "tfuse"))
+    c.add_argument("--nvcc", default="nvcc" if shutil.which("nvcc") else "/usr/local/cuda/bin/nvcc")
+    c.add_argument("-j", type=int, default=2)
+    c.add_argument("--only", help="comma-separated program names (an earlier results.json in --out is updated)")
+    c.add_argument("--no-nvcc", action="store_true", help="skip the nvcc compiles")
+    g = sub.add_parser("gpu-pack")
+    g.add_argument("--from", required=True, help="the cpu stage's --out")
+    g.add_argument("--to", required=True)
+    r = sub.add_parser("gpu-report")
+    r.add_argument("--from", required=True, help="the cpu stage's --out")
+    r.add_argument("--gpu", required=True, help="results.json of run.sh")
+    r.add_argument("--out", help="write the markdown table here too")
+    a = ap.parse_args()
+    return {"extract": cmd_extract, "cpu": cmd_cpu, "gpu-pack": cmd_gpu_pack, "gpu-report": cmd_gpu_report}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

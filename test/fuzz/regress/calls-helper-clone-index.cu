@@ -1,0 +1,73 @@
+// Class: __device__ helpers that read the indices coarsening changes
+// (threadIdx/blockDim in thread mode, blockIdx/gridDim in block mode),
+// directly and through another helper, including a template helper.
+// Breaks in: both modes unless each copy calls a clone that reads its own
+// logical index (the helper as written would see the physical one).
+// Before the clones these kernels were refused.
+// Expected: accept (both modes).
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+#define CK(call, where)                                                   \
+  do {                                                                    \
+    cudaError_t e_ = (call);                                              \
+    if (e_ != cudaSuccess) {                                              \
+      printf("cuda-error %s %s\n", where, cudaGetErrorString(e_));        \
+      return 3;                                                           \
+    }                                                                     \
+  } while (0)
+
+static uint64_t fnv1a(const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void print_hash(const char *label, const void *p, size_t n) {
+  printf("hash %s %016llx\n", label, (unsigned long long)fnv1a(p, n));
+}
+
+static uint32_t lcg_state = 0x2545F491u;
+static uint32_t lcg() {
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state >> 8;
+}
+
+__device__ int tid() { return threadIdx.x; }
+__device__ int gid() { return blockIdx.x * blockDim.x + tid(); }
+__device__ int nthreads(void) { return gridDim.x * blockDim.x; }
+template <typename T> __device__ T at(const T *p, int n) { int j = gid(); return j < n ? p[j] : T(-1); }
+
+// tfuse-expect: accept
+#pragma tfuse coarsen
+__global__ void clone_index_kernel(const int *in, int n, int *out) {
+  int i = gid();
+  int v = at<int>(in, n);
+  out[i] = v * 3 + nthreads() + tid() * 7 + (int)blockIdx.x;
+}
+
+int main() {
+  const int threads = 96, blocks = 37;
+  const int n = blocks * threads - 37;
+  int *h_in = new int[n];
+  for (int j = 0; j < n; j++)
+    h_in[j] = (int)(lcg() % 2001u) - 1000;
+  const size_t out_bytes = (size_t)blocks * threads * sizeof(int);
+  int *h_out = new int[(size_t)blocks * threads];
+  int *d_in, *d_out;
+  CK(cudaMalloc(&d_in, n * sizeof(int)), "malloc");
+  CK(cudaMalloc(&d_out, out_bytes), "malloc");
+  CK(cudaMemcpy(d_in, h_in, n * sizeof(int), cudaMemcpyHostToDevice), "h2d");
+  CK(cudaMemset(d_out, 0xAB, out_bytes), "memset");
+  clone_index_kernel<<<blocks, threads>>>(d_in, n, d_out);
+  CK(cudaGetLastError(), "launch");
+  CK(cudaDeviceSynchronize(), "sync");
+  CK(cudaMemcpy(h_out, d_out, out_bytes, cudaMemcpyDeviceToHost), "d2h");
+  print_hash("out", h_out, out_bytes);
+  return 0;
+}
