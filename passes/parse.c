@@ -1561,6 +1561,23 @@ bool unit_is_skipped(const Unit *u, unsigned off) {
   return seen;
 }
 
+bool unit_precedes(const Unit *u, unsigned def, unsigned at) {
+  const Source *fd = source_file_at(u->src, def), *fa = source_file_at(u->src, at);
+  if (fd == fa)
+    return def < at;
+  Impl *im = impl_of(u);
+  for (int t = 0; im && t < im->ntus; t++) {
+    if (im->project->files.items[t] != fa)
+      continue; /* `at` is in a header, which inputs may include after other files, or not */
+    for (int i = 1; i < im->tu_files[t].len; i++) {
+      Reach *r = im->tu_files[t].items[i];
+      if (r->file == fd && r->at < at)
+        return true;
+    }
+  }
+  return false;
+}
+
 void parse_dispose(Unit *u) {
   Impl *im = impl_of(u);
   if (!im)

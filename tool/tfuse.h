@@ -431,6 +431,10 @@ bool unit_has_ident(const Unit *u, const char *name);
 /* Whether the preprocessor skipped off (#if 0 ... #endif) for every input
  * that includes its file. */
 bool unit_is_skipped(const Unit *u, unsigned off);
+/* Whether the text at def is seen before the text at at: in one file, def
+ * comes first; else at is in an input that includes def's file through an
+ * #include written before at. */
+bool unit_precedes(const Unit *u, unsigned def, unsigned at);
 /* Offset just past the bracket matching the one at `open`, skipping
  * comments and literals; returns `limit` if unmatched. */
 unsigned text_match(const Source *src, unsigned open, unsigned limit);
