@@ -494,8 +494,9 @@ size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
  * thread mode a kernel with no launch in the file is refused for the same
  * reason; in block mode its signature changes, so a launch elsewhere no
  * longer compiles, and a warning says so. */
-/* Whether offset `off` lies in a #define directive (continued lines too). */
-static bool in_define(const Source *src, unsigned off) {
+/* The offset of the #define directive that offset `off` lies in (continued
+ * lines too), or ~0u if none. */
+static unsigned define_start(const Source *src, unsigned off) {
   const char *t = src->text;
   unsigned b = off;
   for (;;) {
@@ -509,11 +510,11 @@ static bool in_define(const Source *src, unsigned off) {
   while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
     b++;
   if (b >= src->len || t[b] != '#')
-    return false;
-  b++;
+    return ~0u;
+  unsigned hash = b++;
   while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
     b++;
-  return !strncmp(t + b, "define", 6);
+  return !strncmp(t + b, "define", 6) ? hash : ~0u;
 }
 
 static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
@@ -552,7 +553,8 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
         launches++;
       } else if (other) {
         /* not ours */
-      } else if (in_define(u->src, (unsigned)i) && !macro_uses_may_launch(u, k)) {
+      } else if (define_start(u->src, (unsigned)i) != ~0u &&
+                 !macro_uses_may_launch(u, k, define_start(u->src, (unsigned)i), (unsigned)i)) {
         /* a #define whose uses were all expanded (macros.c) */
       } else {
         error_at((unsigned)i, "launch of coarsened kernel '%s' that tfuse cannot rewrite (in a template it "

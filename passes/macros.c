@@ -85,6 +85,8 @@ typedef struct {
   int tu; /* the use's translation unit: the macros it sees */
   const Vec *names;
   bool needed;
+  unsigned watch; /* a definition's Macro.def_at (~0u: none)... */
+  bool watched;   /* ...that the expansion went through */
 } MX;
 
 static bool is_builtin_name(const char *t) {
@@ -136,6 +138,7 @@ static bool collect_args(char **in, int n, int *i, int *ab, int *ae, int *nargs,
 
 /* One use of m at in[*i] (its name); appends the expansion to out. */
 static bool expand_use(MX *x, Macro *m, char **in, int n, int *i, Hide *hide, Toks *out, int depth) {
+  x->watched |= m->def_at != ~0u && m->def_at == x->watch;
   for (int b = 0; b < m->nbody; b++)
     if (!strcmp(m->body[b], "#") || !strcmp(m->body[b], "##"))
       return false;
@@ -298,14 +301,18 @@ static int agree(Unit *u, Vec *repl, int i) {
 }
 
 /* The whole expansion of one use into *out; *needed: a macro body (not an
- * argument) named one of `names` or a builtin. False if it cannot be
- * expanded. */
-static bool expand_whole(Unit *u, MacroUse *mu, const Vec *names, Toks *out, bool *needed) {
+ * argument) named one of `names` or a builtin; *watched (if not NULL): it
+ * went through the definition whose name is at `watch`.  False if it cannot
+ * be expanded. */
+static bool expand_whole(Unit *u, MacroUse *mu, const Vec *names, Toks *out, bool *needed, unsigned watch,
+                         bool *watched) {
   Hide hide = {0};
-  MX x = {.u = u, .tu = mu->tu, .names = names};
+  MX x = {.u = u, .tu = mu->tu, .names = names, .watch = watch};
   int at = 0;
   bool ok = expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, out, 0) && at == mu->ntok;
   *needed = x.needed;
+  if (watched)
+    *watched = x.watched;
   return ok;
 }
 
@@ -344,7 +351,7 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
         continue;
       Toks out = {0};
       bool needed;
-      if (!expand_whole(u, mu, &names, &out, &needed))
+      if (!expand_whole(u, mu, &names, &out, &needed, ~0u, NULL))
         continue;
       /* A builtin in a macro's argument is out of reach too: clang reports
        * its location in the macro (blockIdx.x is a property access whose
@@ -373,7 +380,7 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
       continue;
     Toks out = {0};
     bool needed;
-    if (expand_whole(u, mu, &knames, &out, &needed) && needed && launches_in(&out, kernels))
+    if (expand_whole(u, mu, &knames, &out, &needed, ~0u, NULL) && needed && launches_in(&out, kernels))
       add_replacement(&repl, mu, &out);
   }
   vec_free(&knames);
@@ -433,25 +440,30 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
   return any;
 }
 
-bool macro_uses_may_launch(Unit *u, Kernel *k) {
-  Vec one = {0};
-  vec_push(&one, k);
+bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at) {
+  /* The macro the directive defines: its name is the directive's first. */
+  Macro *d = NULL;
+  for (int i = 0; i < u->macros.len && !d; i++) {
+    Macro *m = u->macros.items[i];
+    if (m->def_at != ~0u && directive < m->def_at && m->def_at <= at)
+      d = m;
+  }
+  if (!d)
+    return true;
   Vec none = {0};
   bool may = false;
   for (int i = 0; i < u->macro_uses.len && !may; i++) {
     MacroUse *mu = u->macro_uses.items[i];
     Toks out = {0};
     bool needed;
-    if (expand_whole(u, mu, &none, &out, &needed)) {
-      may = launches_in(&out, &one);
-      continue;
-    }
-    /* Not expanded: it may launch k if its name is anywhere near. */
+    if (expand_whole(u, mu, &none, &out, &needed, d->def_at, &may))
+      continue; /* may: its expansion goes through d, whose body launches k */
+    /* Not expanded: it may launch k if d's or k's name is anywhere near. */
+    may = mu->macro->def_at == d->def_at;
     for (int b = 0; b < mu->macro->nbody && !may; b++)
       may = !strcmp(mu->macro->body[b], k->sym->name) || find_macro_named(u, mu->tu, mu->macro->body[b]);
     for (int t = 0; t < mu->ntok && !may; t++)
-      may = !strcmp(mu->tok[t], k->sym->name);
+      may = !strcmp(mu->tok[t], k->sym->name) || !strcmp(mu->tok[t], d->name);
   }
-  vec_free(&one);
   return may;
 }

@@ -1063,6 +1063,8 @@ static Macro *macro_of(Unit *u, CXCursor def) {
   m->file = file;
   m->def_off = off;
   m->tu = tu;
+  if (!loc_in_main(impl_of(u), clang_getCursorLocation(def), &m->def_at))
+    m->def_at = ~0u;
   m->func_like = clang_Cursor_isMacroFunctionLike(def);
   int nt;
   char **t = token_spellings(def, &nt);

@@ -387,6 +387,7 @@ typedef struct Kernel Kernel;
 typedef struct {
   char *name, *file; /* file: as libclang names it */
   unsigned def_off;
+  unsigned def_at;   /* its name in the project's text, or ~0u outside the project's files */
   int tu;            /* the translation unit (input) it was read from */
   bool func_like, variadic;
   int nparams, nbody;
@@ -616,9 +617,13 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
  * `texts` (Source*, the file's real path: see Project.texts); returns
  * whether there was any. */
 bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts);
-/* Whether a macro use left in the file may launch k (its expansion does, or
- * tfuse cannot expand it and it names k or another macro). */
-bool macro_uses_may_launch(Unit *u, Kernel *k);
+/* Whether a macro use left in the project may launch k through the macro
+ * defined by the #define directive at `directive`, whose body holds a
+ * launch of k at `at`: its expansion goes through that definition, or
+ * tfuse cannot expand it and it names that macro, k, or another macro in
+ * its body.  A use that launches k only in its arguments does not count:
+ * launch.c rewrites that launch in place. */
+bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at);
 
 /* ===================== passes/variants.c ===================== */
 
