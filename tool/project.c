@@ -228,8 +228,9 @@ bool project_write(Project *p, EditList *el, const Options *opt) {
     /* -o FILE or standard output: the one input, whatever changed in it. */
     for (int i = 1; i < n && ok; i++)
       if (edit_touches(el, p->files.items[i])) {
+        const char *path = ((Source *)p->files.items[i])->path, *real = path_real(path);
         error_plain("tfuse also rewrites '%s' (a header of the project); -o writes one file: give -i (in place) "
-                    "or -out-dir DIR", ((Source *)p->files.items[i])->path);
+                    "or -out-dir DIR", real ? shown_path(real) : path);
         ok = false;
       }
     if (!ok)
