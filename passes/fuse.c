@@ -49,6 +49,8 @@ typedef struct {
   const char *body_head; /* a statement to put first in the next body */
   int label_seq, pred_seq;
   bool failed;
+  Sym *probe_anchor;  /* the static shared size probe follows this variable's declaration */
+  const char *probe;  /* ... and is this static_assert */
 } Fuse;
 
 typedef struct {
@@ -873,6 +875,57 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
       if (decl)
         piece(F, indent_of(F, s), decl);
     }
+  for (int i = 0; i < s->nkid; i++)
+    if (F->probe_anchor && s->kid[i]->kind == N_VAR && s->kid[i]->sym == F->probe_anchor)
+      piece(F, indent_of(F, s), F->probe);
+}
+
+/* Block mode: K copies of a shared array whose size clang cannot tell (it
+ * depends on a template parameter) may pass the 48 KB of static shared
+ * memory a block may declare, which only ptxas would notice, with no word
+ * of where or why.  legality.c checks the sizes it knows; for the others a
+ * static_assert after the last such declaration states the limit for every
+ * instantiation, and the driver parses the output once more to turn its
+ * failure into a located refusal (verify.c).  Needs every such array
+ * declared in the kernel's own body, where its type's spelling is valid. */
+static void plan_shared_probe(Fuse *F, Node *body) {
+  if (F->k->p.mode != MODE_BLOCK)
+    return;
+  Vec vars = {0};
+  kernel_shared_vars(F->k->fn, &vars);
+  long long known = 0;
+  bool replicated = false;
+  Buf e = {0};
+  Sym *anchor = NULL;
+  for (int i = 0; i < vars.len; i++) {
+    Sym *s = vars.items[i];
+    if (s->is_extern)
+      continue;
+    replicated |= s->varying;
+    if (s->bytes >= 0) {
+      known += s->varying ? s->bytes * F->K : s->bytes;
+      continue;
+    }
+    if (!s->type_text || !(body->begin <= s->decl_off && s->decl_off < body->end)) {
+      anchor = NULL; /* cannot be spelled here: left to ptxas */
+      break;
+    }
+    if (s->varying)
+      buf_printf(&e, "%d * sizeof(%s) + ", F->K, s->type_text);
+    else
+      buf_printf(&e, "sizeof(%s) + ", s->type_text);
+    if (!anchor || s->decl_off > anchor->decl_off)
+      anchor = s;
+  }
+  if (anchor && replicated) {
+    F->probe_anchor = anchor;
+    F->probe = arena_printf("static_assert(%s%lld <= 48 * 1024, \"tfuse-shared-limit: '%s' coarsened by %d declares "
+                            "more than 48 KB of static __shared__ memory; use a smaller -factor\");",
+                            e.data, known, F->k->sym->name, F->K);
+    F->k->shared_probe = true;
+  }
+  buf_free(&e);
+  vec_free(&vars);
 }
 
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
@@ -1303,6 +1356,7 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   for (int r = 1; r < F.K && k->p.mode == MODE_BLOCK; r++)
     ctx.pred[r] = arena_printf("__tf_ok_%d", r);
   ctx.any_true = true;
+  plan_shared_probe(&F, body);
 
   F.first = true;
   emit_stmt(&F, body, &ctx);

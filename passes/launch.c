@@ -99,13 +99,11 @@ static char *renamed_text(const Source *src, const Kernel *k, unsigned b, unsign
                       (int)(e - name_off - n), src->text + name_off + n);
 }
 
-void launch_keep_original(Unit *u, Kernel *k, EditList *el) {
+void launch_keep_original(Unit *u, Kernel *k, EditList *el, const char *comment) {
   const Source *src = u->src;
   Node *fn = k->fn;
   edit_insert(el, fn->end,
-              arena_printf("\n\n/* tfuse -check: the original '%s', run first and compared with it when "
-                           "TFUSE_CHECK=1 */\n%s",
-                           k->sym->name, renamed_text(src, k, fn->begin, fn->end, fn->loc)));
+              arena_printf("\n\n/* %s */\n%s", comment, renamed_text(src, k, fn->begin, fn->end, fn->loc)));
   for (int i = 0; i < u->fn_decls.len; i++) {
     Node *d = u->fn_decls.items[i];
     if (d->sym == k->sym && d->end > d->loc)
@@ -313,7 +311,7 @@ static bool source_starts_with(const Source *src, unsigned off, const char *word
  * block's share, the launch's size rounded up to 16 bytes, and the launch
  * asks for K shares (opting in above 48 KB where the kernel can be named). */
 static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce,
-                             const char *before_launch, Buf *b) {
+                             const char *before_launch, const char *callee_as, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
   int d = k->p.dim;
@@ -323,7 +321,7 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   unsigned rp = text_match(src, lp, call->end) - 1;
   bool no_args = source_skip_space(src, lp + 1) >= rp;
   buf_printf(b, "const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
-  char *callee = span_text(src, (Span){call->begin, cb - 3});
+  const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
   if (k->dyn_shared) {
     buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
     /* A template kernel named without its arguments cannot be named alone. */
@@ -332,7 +330,10 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
   }
   buf_puts(b, before_launch);
-  buf_add(b, t + call->begin, cb - call->begin);
+  if (callee_as)
+    buf_printf(b, "%s<<<", callee_as);
+  else
+    buf_add(b, t + call->begin, cb - call->begin);
   if (!k->dyn_shared) {
     /* Block, size and stream as written, line breaks kept. */
     buf_printf(b, "::tfuse_rt::coarsen_grid(__tf_grid, %d, %du),", d, k->p.factor);
@@ -357,7 +358,7 @@ static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int 
                                EditList *el) {
   Buf b = {0};
   buf_puts(&b, "[&] { ");
-  add_block_launch(u, call, k, parts, np, cb, ce, "return ", &b);
+  add_block_launch(u, call, k, parts, np, cb, ce, "return ", NULL, &b);
   buf_puts(&b, "; }()");
   edit_replace(el, call->begin, call->end - call->begin, b.data);
   buf_free(&b);
@@ -438,30 +439,144 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
     return false;
   Buf b = {0};
   buf_puts(&b, "{ ");
-  add_block_launch(u, call, k, parts, np, cb, ce, "", &b);
+  add_block_launch(u, call, k, parts, np, cb, ce, "", NULL, &b);
   buf_puts(&b, "; }");
   edit_replace(el, call->begin, end - call->begin, b.data);
   buf_free(&b);
   return true;
 }
 
+/* A use of a kernel's name whose value is stored into a variable or
+ * compared with one, through `&`, parentheses and the arms of `?:`:
+ * `p = &k;`, `void (*p)(float *) = c ? k : j;`, `p == &k`.  Only a
+ * function pointer can hold it there (C++ converts a function to no other
+ * pointer implicitly); a cast, or an argument (cudaFuncSetAttribute,
+ * cudaLaunchKernel), is none of these. */
+static bool is_address_use(const Node *n) {
+  const Node *c = n, *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || (p->kind == N_UNOP && p->op == OP_ADDR) ||
+               (p->kind == N_COND && p->nkid == 3 && c != p->kid[0]))) {
+    c = p;
+    p = p->parent;
+  }
+  if (!p)
+    return false;
+  if (p->kind == N_ASSIGN && p->op == OP_ASSIGN && p->nkid == 2 && c == p->kid[1])
+    return true;
+  if (p->kind == N_VAR && p->has_var_init && p->nkid > 0 && c == p->kid[p->nkid - 1])
+    return true;
+  return p->kind == N_BINOP && (p->op == OP_EQ || p->op == OP_NE);
+}
+
 /* Any use of a kernel's name other than as the callee of a launch (taking
- * its address for cudaLaunchKernel, say) would escape the rescaling. */
-static bool check_other_uses(Unit *u, Node *n, Vec *kernels) {
+ * its address for cudaLaunchKernel, say) would escape the rescaling.  With
+ * `pointers`, a use that stores or compares a function pointer
+ * (is_address_use) is recorded in Kernel.address_uses instead: it will
+ * name the original kernel, kept in the output, and launches through
+ * pointers dispatch on it (pointer_dispatch). */
+static bool check_other_uses(Unit *u, Node *n, Vec *kernels, bool pointers) {
   bool ok = true;
   if (n->kind == N_DECL_REF)
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
-      if (n->sym == k->sym && k->p.factor != 1) { /* -factor auto (0) too: its variants are renamed */
-        error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch; tfuse cannot rescale such a "
-                           "launch, so it refuses to coarsen the kernel", k->sym->name);
-        ok = false;
+      if (n->sym != k->sym || k->p.factor == 1) /* -factor auto (0) too: its variants are renamed */
+        continue;
+      size_t nl = strlen(k->sym->name);
+      if (pointers && k->p.factor != FACTOR_AUTO && !n->in_macro && is_address_use(n) &&
+          n->loc + nl <= u->src->len && !strncmp(u->src->text + n->loc, k->sym->name, nl)) {
+        vec_push(&k->address_uses, n);
+        continue;
       }
+      error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch%s; tfuse cannot rescale such a launch, "
+                         "so it refuses to coarsen the kernel",
+               k->sym->name, pointers ? " or as a function pointer's value" : "");
+      ok = false;
     }
   /* The callee of a launch (kid 0) is the one use that is rewritten. */
   for (int i = n->is_launch ? 1 : 0; i < n->nkid; i++)
-    ok &= check_other_uses(u, n->kid[i], kernels);
+    ok &= check_other_uses(u, n->kid[i], kernels, pointers);
   return ok;
+}
+
+/* A kernel whose address a function pointer may hold: the pointer holds
+ * the original, kept in the output as `k__tf_orig`, so a launch through it
+ * that tfuse does not rewrite (in another file, inside an expression) runs
+ * the original kernel on the original grid, as written. */
+static void keep_original_for_pointers(Unit *u, Kernel *k, EditList *el) {
+  launch_keep_original(u, k, el,
+                       arena_printf("tfuse: the original '%s', which function pointers hold; a launch through one "
+                                    "runs '%s' coarsened", k->sym->name, k->sym->name));
+  for (int i = 0; i < k->address_uses.len; i++) {
+    Node *n = k->address_uses.items[i];
+    edit_replace(el, n->loc, (unsigned)strlen(k->sym->name), original_name(k));
+  }
+}
+
+/* A launch through a function pointer that may hold coarsened kernels
+ * (those of its pointee type with address uses) becomes a dispatch on the
+ * pointer's value, which runs the coarsened kernel, with its launch
+ * rescaled, where the pointer holds that kernel's original:
+ *   { auto __tf_fp = (p);
+ *     if (__tf_fp == &k__tf_orig) { const dim3 __tf_grid = (g); k<<<coarsen_grid(..), b>>>(grid_extent(..), x); }
+ *     else __tf_fp<<<g, b>>>(x); }
+ * One branch runs, so the configuration and arguments are evaluated once. */
+static bool pointer_dispatch(Unit *u, Node *call, Vec *targets, EditList *el) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  Kernel *k0 = targets->items[0];
+  if (call->in_macro || call->end <= call->begin || !in_statement_position(call)) {
+    warning_at(call->begin, "this launch through a function pointer that may hold '%s' is not a statement of its "
+                            "own; it runs the original kernel", k0->sym->name);
+    return true;
+  }
+  unsigned cb, ce;
+  Span parts[4];
+  int np = launch_parts(u, call, k0, &cb, &ce, parts);
+  unsigned end = np ? launch_statement_end(u, call, k0) : 0;
+  if (!end)
+    return false;
+  unsigned lp = ce + 3;
+  while (lp < call->end && t[lp] != '(')
+    lp++;
+  char *site = launch_site(src, call->begin);
+  const char *ind = source_indent(src, call->begin);
+
+  Buf b = {0};
+  buf_printf(&b, "{ auto __tf_fp = (%s);", span_text(src, (Span){call->begin, cb - 3}));
+  for (int i = 0; i < targets->len; i++) {
+    Kernel *k = targets->items[i];
+    buf_printf(&b, "\n%s  %sif (__tf_fp == &%s) { ", ind, i ? "else " : "", original_name(k));
+    if (k->p.mode == MODE_BLOCK) {
+      add_block_launch(u, call, k, parts, np, cb, ce, "", k->sym->name, &b);
+    } else {
+      buf_printf(&b, "%s<<<%s, ::tfuse_rt::coarsen_block(%s, %d, %du, \"%s\", \"%s\")", k->sym->name,
+                 span_text(src, parts[0]), span_text(src, parts[1]), k->p.dim, k->p.factor, k->sym->name, site);
+      for (int p = 2; p < np; p++)
+        buf_printf(&b, ", %s", span_text(src, parts[p]));
+      buf_puts(&b, ">>>");
+      buf_add(&b, t + lp, call->end - lp);
+    }
+    buf_puts(&b, "; }");
+    k->pointer_launches++;
+  }
+  buf_printf(&b, "\n%s  else __tf_fp<<<", ind);
+  buf_add(&b, t + cb, call->end - cb);
+  buf_printf(&b, "; }");
+  edit_replace(el, call->begin, end - call->begin, b.data);
+  buf_free(&b);
+  return true;
+}
+
+/* The coarsened kernels a launch through a pointer of this type may reach. */
+static void pointer_targets(const Node *call, Vec *kernels, Vec *out) {
+  out->len = 0;
+  if ((call->sym && call->sym->kind == SYM_FUNC) || call->ncand > 0 || !call->callee_fn_type)
+    return;
+  for (int j = 0; j < kernels->len; j++) {
+    Kernel *k = kernels->items[j];
+    if (k->address_uses.len > 0 && k->sym->fn_type && !strcmp(k->sym->fn_type, call->callee_fn_type))
+      vec_push(out, k);
+  }
 }
 
 size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
@@ -564,7 +679,7 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
     }
     i += nl;
   }
-  if (ok && launches == 0) {
+  if (ok && launches + k->pointer_launches == 0) {
     if (k->p.mode == MODE_THREAD && !external) {
       error_at(k->fn->loc, "no launch of '%s' in this file: in thread mode a launch elsewhere would run K "
                            "times too many threads; coarsen the file that launches it", name);
@@ -658,12 +773,24 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
   bool check = opt->check;
   bool ok = true;
   for (int i = 0; i < u->functions.len; i++)
-    ok &= check_other_uses(u, u->functions.items[i], kernels);
+    ok &= check_other_uses(u, u->functions.items[i], kernels, !check);
   if (!ok)
     return false;
+  for (int j = 0; j < kernels->len; j++) {
+    Kernel *k = kernels->items[j];
+    if (k->address_uses.len > 0)
+      keep_original_for_pointers(u, k, el);
+  }
   Vec done = {0}; /* Node*: the launches rewritten */
+  Vec targets = {0};
   for (int i = 0; i < u->launches.len; i++) {
     Node *call = u->launches.items[i];
+    pointer_targets(call, kernels, &targets);
+    if (targets.len > 0) {
+      ok &= pointer_dispatch(u, call, &targets, el);
+      vec_push(&done, call);
+      continue;
+    }
     for (int j = 0; j < kernels->len; j++) {
       Kernel *k = kernels->items[j];
       if (launches_kernel(u, call, k) && k->p.factor > 1) {
@@ -681,6 +808,7 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
       }
     }
   }
+  vec_free(&targets);
   for (int j = 0; j < kernels->len; j++) {
     ok &= check_unrewritten(u, kernels->items[j], &done, opt->external_launches);
     bound_block_threads(u, kernels->items[j], &done, el);
@@ -711,7 +839,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
   Vec one = {0};
   vec_push(&one, k);
   for (int i = 0; i < u->functions.len; i++)
-    ok &= check_other_uses(u, u->functions.items[i], &one);
+    ok &= check_other_uses(u, u->functions.items[i], &one, false);
   vec_free(&one);
   Vec done = {0};
   for (int i = 0; i < u->launches.len; i++) {

@@ -481,9 +481,13 @@ static void walk(Legal *L, Node *n) {
        * merged block evaluates the same K conditions, so all reach the
        * barrier together (the copies' work is predicated around it). */
       if (L->varying_ctl && (thread || n->barrier_thread_divergent)) {
+        /* The barrier as written: `__syncthreads`, `cg::sync`, `block.sync`. */
+        const char *t = L->u->src->text, *paren = memchr(t + n->begin, '(', n->end - n->begin);
+        const char *name = !n->in_macro && paren ? arena_strndup(t + n->begin, (size_t)(paren - t - n->begin))
+                                                  : "__syncthreads";
         refuse(L, n->begin,
-               "__syncthreads() under control that differs between the copies: the %s would need "
-               "different barriers", thread ? "merged threads" : "merged blocks");
+               "%s() under control that differs between the copies: the %s would need "
+               "different barriers", name, thread ? "merged threads" : "merged blocks");
         note_at(L->varying_ctl->begin, "this %s depends on the logical %s%s",
                 L->varying_ctl->kind == N_IF ? "condition" : "statement",
                 thread ? "thread index" : "block index",

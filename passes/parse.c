@@ -190,6 +190,13 @@ static bool first_sight(Impl *im, unsigned off) {
   return true;
 }
 
+static char *canonical_spelling(CXType t) {
+  CXString cs = clang_getTypeSpelling(clang_getCanonicalType(t));
+  char *r = arena_strdup(clang_getCString(cs));
+  clang_disposeString(cs);
+  return r;
+}
+
 static bool type_is_array(CXType t) {
   switch (t.kind) {
   case CXType_ConstantArray:
@@ -322,12 +329,18 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
                      (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
     s->is_const = clang_isConstQualifiedType(elem);
     s->type_dependent = clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent;
+    if (s->bytes < 0) {
+      CXString ts = clang_getTypeSpelling(t);
+      s->type_text = arena_strdup(clang_getCString(ts));
+      clang_disposeString(ts);
+    }
   } else if (is_function_kind(k)) {
     Attrs a = cursor_attrs(decl);
     s->kind = SYM_FUNC;
     /* Parameters the callee may write through: pointers to non-const and
      * non-const references. */
     CXType ft = clang_getCursorType(decl);
+    s->fn_type = canonical_spelling(ft);
     int np = clang_getNumArgTypes(ft);
     s->nparams = np;
     for (int i = 0; i < np && i < 32; i++) {
@@ -498,6 +511,12 @@ typedef struct {
 } BuildCtx;
 
 static Node *build(Unit *u, CXCursor c, Node *parent);
+
+static enum CXChildVisitResult first_child_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
 
 static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClientData data) {
   BuildCtx *bc = data;
@@ -954,6 +973,12 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
           n->kid[i] = t;
         }
         vec_push(&u->launches, n);
+        /* A launch through a pointer: the function type it points to. */
+        CXCursor callee = clang_getNullCursor();
+        clang_visitChildren(c, first_child_visit, &callee);
+        CXType ct = clang_getCanonicalType(clang_getCursorType(callee));
+        if (!clang_Cursor_isNull(callee) && ct.kind == CXType_Pointer)
+          n->callee_fn_type = canonical_spelling(clang_getPointeeType(ct));
         break;
       }
     }
@@ -1310,51 +1335,49 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
  * (macros.c) and the ranges #if skipped (unit_is_skipped). */
 #define PARSE_FLAGS (CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord)
 
-/* Parses one input, with the texts tfuse gave some files of the project
- * (macro uses expanded: Project.texts) in place of the disk's; false after
- * an error. */
-static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTranslationUnit *tu) {
-  Vec args = {0};
-  vec_push(&args, "-x");
-  vec_push(&args, "cuda");
-  vec_push(&args, "--cuda-host-only");
-  vec_push(&args, "--cuda-gpu-arch=sm_90");
-  vec_push(&args, "-std=c++17");
-  vec_push(&args, arena_printf("--cuda-path=%s", opt->cuda_path));
-  vec_push(&args, "-Wno-unknown-cuda-version");
-  vec_push(&args, "-Wno-unknown-pragmas");
-  vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
-  /* What the file's compiler would see: nvcc's include folders and macros
-   * for the file's flags (tool/flags.c). */
-  flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, &args);
-  if (opt->verbose) {
-    fprintf(stderr, "tfuse: parsing %s with:", in->path);
-    for (int i = 0; i < args.len; i++)
-      fprintf(stderr, " %s", (char *)args.items[i]);
-    fputc('\n', stderr);
-  }
+/* The parser's command line for an input: CUDA host side as nvcc compiles
+ * it, the input's compiler flags (its database entry's and the command
+ * line's) with nvcc's include folders and macros (tool/flags.c), then the
+ * host compat header. */
+static void parser_args(const Input *in, const Options *opt, Vec *args) {
+  vec_push(args, "-x");
+  vec_push(args, "cuda");
+  vec_push(args, "--cuda-host-only");
+  vec_push(args, "--cuda-gpu-arch=sm_90");
+  vec_push(args, "-std=c++17");
+  vec_push(args, arena_printf("--cuda-path=%s", opt->cuda_path));
+  vec_push(args, "-Wno-unknown-cuda-version");
+  vec_push(args, "-Wno-unknown-pragmas");
+  vec_push(args, "-nogpulib"); /* no libdevice: the parse is host-side */
+  flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, args);
   const char *compat = nvcc_host_compat_path();
   if (compat) {
-    vec_push(&args, "-include");
-    vec_push(&args, (char *)compat);
+    vec_push(args, "-include");
+    vec_push(args, (char *)compat);
   }
+}
+
+/* Parses one input with `args` (parser_args), with `texts` (Source*, by
+ * real path: Project.texts, or the outputs verify.c checks) in place of
+ * those files on disk; false after an error. */
+static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *texts, unsigned flags,
+                        CXTranslationUnit *tu) {
   /* libclang finds an unsaved file by the file it names, whatever the
    * spelling of the #include or of the input that reaches it. */
-  Vec *texts = &im->project->texts;
   struct CXUnsavedFile *unsaved = calloc((size_t)(texts->len ? texts->len : 1), sizeof *unsaved);
   for (int i = 0; i < texts->len; i++) {
     Source *f = texts->items[i];
     unsaved[i] = (struct CXUnsavedFile){f->path, f->text, (unsigned long)f->len};
   }
-  const char *pch = preamble_pch(im->index, &args);
+  const char *pch = preamble_pch(index, args);
   enum CXErrorCode ec = CXError_Failure;
   *tu = NULL;
   if (pch) {
-    vec_push(&args, "-include-pch");
-    vec_push(&args, (void *)pch);
-    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, unsaved,
-                                     (unsigned)texts->len, PARSE_FLAGS, tu);
-    args.len -= 2;
+    vec_push(args, "-include-pch");
+    vec_push(args, (void *)pch);
+    ec = clang_parseTranslationUnit2(index, in->path, (const char *const *)args->items, args->len, unsaved,
+                                     (unsigned)texts->len, flags, tu);
+    args->len -= 2;
     /* A stale or unusable cache: fall back to a plain parse. */
     if (ec == CXError_Success && clang_getNumDiagnostics(*tu) > 0) {
       bool pch_problem = false;
@@ -1375,9 +1398,8 @@ static bool parse_input(Impl *im, const Input *in, const Options *opt, CXTransla
     }
   }
   if (ec != CXError_Success || !*tu)
-    ec = clang_parseTranslationUnit2(im->index, in->path, (const char *const *)args.items, args.len, unsaved,
-                                     (unsigned)texts->len, PARSE_FLAGS, tu);
-  vec_free(&args);
+    ec = clang_parseTranslationUnit2(index, in->path, (const char *const *)args->items, args->len, unsaved,
+                                     (unsigned)texts->len, flags, tu);
   free(unsaved);
   if (ec != CXError_Success) {
     *tu = NULL;
@@ -1511,8 +1533,19 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   im->tu_files = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
   im->tu_skipped = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
   bool ok = true;
-  for (int i = 0; i < p->inputs.len; i++)
-    ok &= parse_input(im, p->inputs.items[i], opt, &im->tus[im->ntus++]);
+  for (int i = 0; i < p->inputs.len; i++) {
+    const Input *in = p->inputs.items[i];
+    Vec args = {0};
+    parser_args(in, opt, &args);
+    if (opt->verbose) {
+      fprintf(stderr, "tfuse: parsing %s with:", in->path);
+      for (int j = 0; j < args.len; j++)
+        fprintf(stderr, " %s", (char *)args.items[j]);
+      fputc('\n', stderr);
+    }
+    ok &= parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &im->tus[im->ntus++]);
+    vec_free(&args);
+  }
   if (!ok)
     return false;
   find_files(im, p);
@@ -1578,6 +1611,48 @@ bool unit_precedes(const Unit *u, unsigned def, unsigned at) {
     }
   }
   return false;
+}
+
+bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt, Vec *out) {
+  CXIndex index = clang_createIndex(0, 0);
+  bool ok = true;
+  for (int t = 0; t < p->inputs.len && ok; t++) {
+    const Input *in = p->inputs.items[t];
+    Vec args = {0};
+    parser_args(in, opt, &args);
+    CXTranslationUnit tu = NULL;
+    ok = parse_input(index, in, &args, texts, CXTranslationUnit_KeepGoing, &tu);
+    vec_free(&args);
+    unsigned n = ok ? clang_getNumDiagnostics(tu) : 0;
+    for (unsigned i = 0; i < n; i++) {
+      CXDiagnostic d = clang_getDiagnostic(tu, i);
+      if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+        Buf b = {0};
+        CXString msg = clang_getDiagnosticSpelling(d);
+        buf_puts(&b, clang_getCString(msg));
+        clang_disposeString(msg);
+        CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+        for (unsigned j = 0; j < clang_getNumDiagnosticsInSet(notes); j++) {
+          CXDiagnostic nd = clang_getDiagnosticInSet(notes, j);
+          CXString nm = clang_getDiagnosticSpelling(nd);
+          buf_printf(&b, "\n%s", clang_getCString(nm));
+          clang_disposeString(nm);
+          clang_disposeDiagnostic(nd);
+        }
+        bool again = false; /* a header's error, from every input that includes it */
+        for (int j = 0; j < out->len && !again; j++)
+          again = !strcmp(out->items[j], b.data);
+        if (!again)
+          vec_push(out, arena_strdup(b.data));
+        buf_free(&b);
+      }
+      clang_disposeDiagnostic(d);
+    }
+    if (tu)
+      clang_disposeTranslationUnit(tu);
+  }
+  clang_disposeIndex(index);
+  return ok;
 }
 
 void parse_dispose(Unit *u) {

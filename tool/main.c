@@ -106,7 +106,9 @@ int tfuse_main(int argc, char **argv) {
     if (!ok)
       continue;
     if (opt.check)
-      launch_keep_original(&unit, k, &trial);
+      launch_keep_original(&unit, k, &trial,
+                           arena_printf("tfuse -check: the original '%s', run first and compared with it when "
+                                        "TFUSE_CHECK=1", k->sym->name));
     for (int j = 0; j < trial.edits.len; j++)
       vec_push(&edits.edits, trial.edits.items[j]);
     vec_free(&trial.edits);
@@ -134,7 +136,12 @@ int tfuse_main(int argc, char **argv) {
                                TFUSE_VERSION, f->path, tfuse_prelude_text, check_header ? tfuse_check_header_text : "",
                                check_header ? "\n" : "", tuned ? tfuse_tune_header_text : "", tuned ? "\n" : ""));
   }
-  if (project_write(&proj, &edits, &opt))
+  /* The changed files' texts, parsed once more where a kernel left a
+   * compile-time probe (passes/verify.c), then written all or none. */
+  Vec outputs = {0};
+  if (!project_render(&proj, &edits, &opt, &outputs))
+    goto out;
+  if (verify_output(&unit, &done_kernels, &proj, &outputs, &opt) && project_write(&proj, &outputs, &opt))
     rc = 0;
 
 out:

@@ -6,8 +6,8 @@
  * line), and the root (-root, else the inputs' deepest common folder).
  * parse.c then adds the headers under the root.  project_check_others
  * reports launches tfuse cannot see (files of the database not given);
- * project_write applies the edits file by file (tool/edit.c) and writes
- * every changed file, all or none:
+ * project_render applies the edits file by file (tool/edit.c), and
+ * project_write writes every changed file, all or none:
  *   -o FILE or standard output  one input, and no header changed
  *   -i                          each changed file in place
  *   -out-dir DIR                each changed file at DIR/<its path under the root>
@@ -217,56 +217,70 @@ static bool make_parent(const char *path) {
   return true;
 }
 
-bool project_write(Project *p, EditList *el, const Options *opt) {
-  int n = p->files.len;
-  const char **paths = arena_alloc(sizeof(char *) * (size_t)n);
-  char **data = arena_alloc(sizeof(char *) * (size_t)n);
-  size_t *lens = arena_alloc(sizeof(size_t) * (size_t)n);
-  int m = 0;
-  bool ok = true;
+/* One file's text with its edits, as an Output (NULL after an error). */
+static Output *render(const Source *f, EditList *el) {
+  Output *o = arena_alloc(sizeof *o);
+  o->file = f;
+  char *text = edit_apply(el, f, &o->len);
+  if (!text)
+    return NULL;
+  o->text = arena_strndup(text, o->len);
+  free(text);
+  return o;
+}
+
+bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs) {
   if (!opt->in_place && !opt->out_dir) {
     /* -o FILE or standard output: the one input, whatever changed in it. */
-    for (int i = 1; i < n && ok; i++)
+    for (int i = 1; i < p->files.len; i++)
       if (edit_touches(el, p->files.items[i])) {
         const char *path = ((Source *)p->files.items[i])->path, *real = path_real(path);
         error_plain("tfuse also rewrites '%s' (a header of the project); -o writes one file: give -i (in place) "
                     "or -out-dir DIR", real ? shown_path(real) : path);
-        ok = false;
+        return false;
       }
-    if (!ok)
-      return false;
-    size_t len;
-    char *text = edit_apply(el, p->files.items[0], &len);
-    if (!text)
-      return false;
-    ok = edit_write_file(opt->output, text, len);
-    free(text);
-    return ok;
+    Output *o = render(p->files.items[0], el);
+    if (o)
+      vec_push(outs, o);
+    return o != NULL;
   }
-  for (int i = 0; i < n && ok; i++) {
-    Source *f = p->files.items[i];
-    if (!edit_touches(el, f))
+  for (int i = 0; i < p->files.len; i++) {
+    if (!edit_touches(el, p->files.items[i]))
       continue;
-    const char *dest = f->path;
+    Output *o = render(p->files.items[i], el);
+    if (!o)
+      return false;
+    vec_push(outs, o);
+  }
+  return true;
+}
+
+bool project_write(const Project *p, const Vec *outs, const Options *opt) {
+  if (!opt->in_place && !opt->out_dir) {
+    const Output *o = outs->items[0];
+    return edit_write_file(opt->output, o->text, o->len);
+  }
+  int n = outs->len;
+  const char **paths = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
+  char **data = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
+  size_t *lens = arena_alloc(sizeof(size_t) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    const Output *o = outs->items[i];
+    const char *dest = o->file->path;
     if (opt->out_dir) {
-      const char *real = path_real(f->path);
+      const char *real = path_real(o->file->path);
       if (!real || !project_under_root(p, real)) {
-        error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", f->path, p->root);
-        ok = false;
-        break;
+        error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", o->file->path, p->root);
+        return false;
       }
       dest = arena_printf("%s/%s", opt->out_dir, real + strlen(p->root) + (strlen(p->root) > 1));
     }
-    char *text = edit_apply(el, f, &lens[m]);
-    if (!text) {
-      ok = false;
-      break;
-    }
-    data[m] = arena_strndup(text, lens[m]);
-    free(text);
-    paths[m++] = dest;
+    paths[i] = dest;
+    data[i] = o->text;
+    lens[i] = o->len;
   }
-  for (int i = 0; i < m && ok && opt->out_dir; i++)
-    ok = make_parent(paths[i]);
-  return ok && edit_write_files(m, paths, data, lens);
+  for (int i = 0; i < n && opt->out_dir; i++)
+    if (!make_parent(paths[i]))
+      return false;
+  return edit_write_files(n, paths, data, lens);
 }

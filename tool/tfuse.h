@@ -248,9 +248,19 @@ bool project_under_root(const Project *p, const char *real);
  * launches there would not be rewritten (errors in thread mode unless
  * -external-launches, else warnings). */
 bool project_check_others(const Project *p, Vec *kernels, const Options *opt);
-/* Applies the edits and writes every changed file where the options say
- * (-o, -i, -out-dir), all or none. */
-bool project_write(Project *p, EditList *el, const Options *opt);
+/* A file's new text (project_render). */
+typedef struct {
+  const Source *file;
+  char *text;
+  size_t len;
+} Output;
+
+/* Applies the edits file by file: appends an Output* to outs for every
+ * changed file (with -o or standard output: the one input, changed or
+ * not, and an error if a header changed). */
+bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs);
+/* Writes the outputs where the options say (-o, -i, -out-dir), all or none. */
+bool project_write(const Project *p, const Vec *outs, const Options *opt);
 
 /* ===================== passes/parse.c ===================== */
 
@@ -293,6 +303,8 @@ struct Sym {
   long long bytes;   /* variables: the size of the type, or -1 if clang cannot tell */
   int rank;          /* arrays: number of dimensions */
   char *elem_type;   /* arrays: the element type as spelled */
+  char *fn_type;     /* functions: the canonical function type, `void (float *, int)` */
+  char *type_text;   /* variables whose size clang cannot tell (template-dependent): the type as spelled */
   bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
   bool is_global_fn, is_device_fn;
   bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
@@ -343,6 +355,7 @@ struct Node {
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
+  char *callee_fn_type; /* a launch through a pointer: the canonical function type it points to */
   /* The __cudaPushCallConfiguration call of a launch: its block's thread
    * count if clang can evaluate it (0: unknown), and the dim3 variable it
    * came from (its value holds only if nothing else writes it). */
@@ -424,6 +437,14 @@ typedef struct {
  * trees.  Returns false when an input could not be parsed. */
 bool parse_project(Unit *u, Project *p, const Options *opt);
 void parse_dispose(Unit *u);
+/* Parses every input of p again with `texts` (Source*, named by real path)
+ * in place of those files; appends each error's message, its notes on the
+ * following lines, to out (arena strings; an error several inputs share,
+ * once).  False if libclang could not parse an input at all. */
+bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt, Vec *out);
+/* verify.c: parses the outputs once more where a kernel carries a
+ * compile-time probe; false (with errors) if that fails. */
+bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt);
 /* Builds the body of fn when it is defined outside the project's files (a
  * system header, a header outside the root); returns whether fn has a body
  * now.  For analysis only: the nodes' offsets are not in the project's text. */
@@ -456,6 +477,9 @@ struct Kernel {
   bool has_vreturn;
   bool uses_grid_extent; /* block mode: needs the original grid extent */
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
+  bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
+  Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
+  int pointer_launches;  /* launch.c: launches through pointers dispatching to it */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */
@@ -641,9 +665,10 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el);
  * `check`, each launch runs the original and the coarsened kernel under
  * the check runtime when TFUSE_CHECK is set. */
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
-/* -check: the original kernel (and its prototypes) under the name
- * NAME__tf_orig, inserted before the coarsened one. */
-void launch_keep_original(Unit *u, Kernel *k, EditList *el);
+/* The original kernel (and its prototypes) under the name NAME__tf_orig,
+ * after the coarsened one, under the comment given: for -check, and for
+ * function pointers that hold the kernel (launch.c). */
+void launch_keep_original(Unit *u, Kernel *k, EditList *el, const char *comment);
 const char *original_name(const Kernel *k);
 /* After a kernel's name at `off`: the offset of the `<<<` that follows it,
  * past template arguments (`k<T, 4><<<`), or 0 if no launch follows. */

@@ -1,0 +1,79 @@
+/* verify: the emitted texts, parsed once more where fuse.c left a
+ * compile-time probe in them.
+ *
+ * Contract: called by the driver with the outputs (every changed file's
+ * new text) before they are written, only when some coarsened kernel
+ * carries a probe (today the static shared size of template kernels,
+ * Kernel.shared_probe).  Every input of the project is parsed again with
+ * the outputs in place of their files (a kernel of a header is
+ * instantiated by the inputs that launch it).  Every error of that parse
+ * becomes a refusal: a failed probe is located at its
+ * kernel with the instantiation that fails (clang's note names it), any
+ * other error is an internal error quoting clang.  Records no edits; true
+ * when the output may be written. */
+#include "tfuse.h"
+
+#include <string.h>
+
+/* "in instantiation of function template specialization 'k<32>' requested
+ * here" -> "k<32>", or NULL. */
+static const char *instantiation_of(const char *notes) {
+  const char *key = "function template specialization '";
+  const char *p = strstr(notes, key);
+  if (!p)
+    return NULL;
+  p += strlen(key);
+  const char *q = strchr(p, '\'');
+  return q ? arena_strndup(p, (size_t)(q - p)) : NULL;
+}
+
+bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt) {
+  bool probed = false;
+  for (int i = 0; i < kernels->len; i++)
+    probed |= ((Kernel *)kernels->items[i])->shared_probe;
+  if (!probed)
+    return true;
+  Vec texts = {0}; /* the outputs, named by real path, as the parse takes them */
+  for (int i = 0; i < outputs->len; i++) {
+    const Output *o = outputs->items[i];
+    const char *real = path_real(o->file->path);
+    Source *t = arena_alloc(sizeof *t);
+    t->path = real ? real : o->file->path;
+    t->text = o->text;
+    t->len = o->len;
+    vec_push(&texts, t);
+  }
+  Vec errors = {0};
+  bool parsed = parse_project_errors(p, &texts, opt, &errors);
+  vec_free(&texts);
+  if (!parsed) {
+    error_plain("internal error: libclang could not parse the coarsened output of '%s'", u->src->path);
+    return false;
+  }
+  for (int i = 0; i < errors.len; i++) {
+    const char *msg = errors.items[i];
+    const char *mark = strstr(msg, "tfuse-shared-limit: '");
+    Kernel *hit = NULL;
+    for (int j = 0; mark && j < kernels->len && !hit; j++) {
+      Kernel *k = kernels->items[j];
+      const char *name = arena_printf("tfuse-shared-limit: '%s' ", k->sym->name);
+      if (k->shared_probe && !strncmp(mark, name, strlen(name)))
+        hit = k;
+    }
+    if (hit) {
+      const char *inst = instantiation_of(msg);
+      error_at(hit->fn->loc,
+               "coarsened by %d, '%s'%s%s%s would declare more than 48 KB of static __shared__ memory (its "
+               "replicated arrays' sizes depend on template arguments), over what a block may declare statically; "
+               "use a smaller -factor",
+               hit->p.factor, hit->sym->name, inst ? " (instantiated as '" : "", inst ? inst : "", inst ? "')" : "");
+    } else {
+      const char *nl = strchr(msg, '\n');
+      error_plain("internal error: the coarsened output of '%s' does not compile: %.*s", u->src->path,
+                  nl ? (int)(nl - msg) : (int)strlen(msg), msg);
+    }
+  }
+  bool ok = errors.len == 0;
+  vec_free(&errors);
+  return ok;
+}
