@@ -51,6 +51,7 @@ typedef struct {
   bool failed;
   Sym *probe_anchor;  /* the static shared size probe follows this variable's declaration */
   const char *probe;  /* ... and is this static_assert */
+  bool probe_placed;  /* ... where the declaration was emitted statement by statement */
 } Fuse;
 
 typedef struct {
@@ -876,16 +877,18 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
         piece(F, indent_of(F, s), decl);
     }
   for (int i = 0; i < s->nkid; i++)
-    if (F->probe_anchor && s->kid[i]->kind == N_VAR && s->kid[i]->sym == F->probe_anchor)
+    if (F->probe_anchor && !F->probe_placed && s->kid[i]->kind == N_VAR && s->kid[i]->sym == F->probe_anchor) {
       piece(F, indent_of(F, s), F->probe);
+      F->probe_placed = true;
+    }
 }
 
 /* Block mode: K copies of a shared array whose size clang cannot tell (it
  * depends on a template parameter) may pass the 48 KB of static shared
  * memory a block may declare, which only ptxas would notice, with no word
  * of where or why.  legality.c checks the sizes it knows; for the others a
- * static_assert after the last such declaration states the limit for every
- * instantiation, and the driver parses the output once more to turn its
+ * static_assert after the last such declaration (or at the kernel's entry)
+ * states the limit for every instantiation, and the driver parses the output once more to turn its
  * failure into a located refusal (verify.c).  Needs every such array
  * declared in the kernel's own body, where its type's spelling is valid. */
 static void plan_shared_probe(Fuse *F, Node *body) {
@@ -1388,6 +1391,11 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   for (int r = 0; r < F.K; r++)
     if (strstr(F.out.data, arena_printf("__tf_live_%d", r)))
       buf_printf(&pro, "\n%sbool __tf_live_%d = true;", indent, r);
+  /* A probe whose declaration was emitted within a statement copied per
+   * copy (a loop run by each copy) goes first; a type spelled with a name
+   * declared in the body then fails the parse of the output (verify.c). */
+  if (F.probe && !F.probe_placed)
+    buf_printf(&pro, "\n%s%s", indent, F.probe);
   /* Shared arrays declared outside the kernel but replicated here get
    * their copies at entry. */
   Vec outer = {0};
