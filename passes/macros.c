@@ -53,9 +53,18 @@ static void push(Toks *o, char *t) {
 static Macro *find_macro(Unit *u, int tu, const char *name, bool *ambiguous) {
   Macro *found = NULL;
   *ambiguous = false;
-  for (int i = 0; i < u->macros.len; i++) {
+  /* parse.c reads the translation units in turn: u->macros is by tu. */
+  int lo = 0, hi = u->macros.len;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (((Macro *)u->macros.items[mid])->tu < tu)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (int i = lo; i < u->macros.len && ((Macro *)u->macros.items[i])->tu == tu; i++) {
     Macro *m = u->macros.items[i];
-    if (m->tu == tu && !strcmp(m->name, name)) {
+    if (!strcmp(m->name, name)) {
       if (found)
         *ambiguous = true;
       found = m;

@@ -427,7 +427,7 @@ typedef struct {
   Vec launches;   /* Node* N_CALL with is_launch */
   Vec extern_functions; /* Node* N_FUNC defined outside the project's files whose bodies were loaded for
                            analysis (unit_load_body); their offsets do not point into the project's text */
-  Vec macros;     /* Macro*: definitions in the project's files, and those its macro uses name */
+  Vec macros;     /* Macro*: definitions in the project's files, and those its macro uses name; by Macro.tu */
   Vec macro_uses; /* MacroUse*: macro invocations written in the project's files */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
