@@ -824,6 +824,8 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
  *     auto __tf_a0 = (next());                (arguments with side effects)
  *     static const tfuse_tune_cand __tf_cands[] = {{0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}};
  *     static tfuse_tune_site __tf_site = {"k", "HASH", "file.cu:12", 2, __tf_cands, 0};
+ *       (a launch whose kernel depends on a host template's parameters adds
+ *       __PRETTY_FUNCTION__, its instantiation, to the key)
  *     auto __tf_launch = [&](int __tf_c) { switch (__tf_c) {
  *       case 1: k__tf_bx2<<<coarsen_grid(__tf_grid, 0, 2u), __tf_block, __tf_smem, __tf_stream>>>(
  *                 grid_extent(__tf_grid, 0), out, __tf_a0); break;
@@ -844,7 +846,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
   Vec done = {0};
   for (int i = 0; i < u->launches.len; i++) {
     Node *call = u->launches.items[i];
-    if (call->sym != k->sym)
+    if (!launches_kernel(u, call, k))
       continue;
     if (!locate_launch_text(u, call, k) || call->launch_in_macro_arg) {
       error_at(call->begin, "-factor auto cannot route this launch of '%s' (written in a macro, or naming the "
@@ -919,9 +921,12 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
     if (pre.len)
       buf_printf(&b, "%s  %.*s\n", ind, (int)pre.len - 1, pre.data);
     buf_printf(&b, "%s  static const tfuse_tune_cand __tf_cands[] = {%s};\n", ind, cands.data);
-    buf_printf(&b, "%s  static tfuse_tune_site __tf_site = {\"%s\", \"%s\", \"%s\", %d, __tf_cands, %s%s%s};\n", ind,
+    /* A launch that names the kernel through a host template's parameters
+     * launches another instantiation in each of the template's: the
+     * enclosing function's __PRETTY_FUNCTION__ keeps their keys apart. */
+    buf_printf(&b, "%s  static tfuse_tune_site __tf_site = {\"%s\", \"%s\", \"%s\", %d, __tf_cands, %s%s%s%s};\n", ind,
                k->sym->name, k->tune_hash, site, k->variants.len, k->untunable ? "\"" : "",
-               k->untunable ? k->untunable : "0", k->untunable ? "\"" : "");
+               k->untunable ? k->untunable : "0", k->untunable ? "\"" : "", call->sym ? "" : ", __PRETTY_FUNCTION__");
     buf_printf(&b, "%s  auto __tf_launch = [&](int __tf_c) {\n%s    switch (__tf_c) {\n%s%s    }\n%s  };\n", ind, ind,
                cases.data, ind, ind);
     buf_printf(&b, "%s  ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);\n",

@@ -276,6 +276,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     EditList vel = {0};
     diag_begin_trial();
     bool ok = coarsen_kernel(u, &v, opt, &vel);
+    k->shared_probe |= ok && v.shared_probe; /* verify.c checks the candidates' static shared sizes */
     char *msg;
     unsigned off;
     int nerr = diag_end_trial(&msg, &off);

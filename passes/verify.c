@@ -13,6 +13,7 @@
  * when the output may be written. */
 #include "tfuse.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* "in instantiation of function template specialization 'k<32>' requested
@@ -50,6 +51,7 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
     error_plain("internal error: libclang could not parse the coarsened output of '%s'", u->src->path);
     return false;
   }
+  Vec seen = {0}; /* "kernel by K": one error each, whatever the instantiations failing */
   for (int i = 0; i < errors.len; i++) {
     const char *msg = errors.items[i];
     const char *mark = strstr(msg, "tfuse-shared-limit: '");
@@ -60,13 +62,33 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
       if (k->shared_probe && !strncmp(mark, name, strlen(name)))
         hit = k;
     }
+    int by = 0;
+    const char *c = mark ? strstr(mark, " coarsened by ") : NULL;
+    if (c)
+      by = atoi(c + strlen(" coarsened by "));
     if (hit) {
+      const char *id = arena_printf("%s by %d", hit->sym->name, by);
+      bool dup = false;
+      for (int j = 0; j < seen.len && !dup; j++)
+        dup = !strcmp(seen.items[j], id);
+      if (dup)
+        continue;
+      vec_push(&seen, (void *)id);
+    }
+    if (hit && hit->p.factor == FACTOR_AUTO) {
+      const char *inst = instantiation_of(msg);
+      error_at(hit->fn->loc,
+               "-factor auto: candidate factor %d of '%s'%s%s%s would declare more than 48 KB of static __shared__ "
+               "memory (its replicated arrays' sizes depend on template arguments); leave it out with -candidates "
+               "(factors below %d)",
+               by, hit->sym->name, inst ? " (instantiated as '" : "", inst ? inst : "", inst ? "')" : "", by);
+    } else if (hit) {
       const char *inst = instantiation_of(msg);
       error_at(hit->fn->loc,
                "coarsened by %d, '%s'%s%s%s would declare more than 48 KB of static __shared__ memory (its "
                "replicated arrays' sizes depend on template arguments), over what a block may declare statically; "
                "use a smaller -factor",
-               hit->p.factor, hit->sym->name, inst ? " (instantiated as '" : "", inst ? inst : "", inst ? "')" : "");
+               by ? by : hit->p.factor, hit->sym->name, inst ? " (instantiated as '" : "", inst ? inst : "", inst ? "')" : "");
     } else {
       const char *nl = strchr(msg, '\n');
       error_plain("internal error: the coarsened output of '%s' does not compile: %.*s", u->src->path,
@@ -75,5 +97,6 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
   }
   bool ok = errors.len == 0;
   vec_free(&errors);
+  vec_free(&seen);
   return ok;
 }

@@ -2,7 +2,7 @@
 # GPU benchmark and check of the samples, in two halves (README.md,
 # docs/BENCHMARK.md):
 #
-#   bash scripts/gpu-check.sh [-k "1 2 4 8 16"] [-t N] [-o gpu-work] [-c|-C]
+#   bash scripts/gpu-check.sh [-k "1 2 4 8 16"] [-t N] [-o gpu-work] [-c|-C] [-a|-A]
 #       On the build machine: coarsens every variant of samples/samples.txt
 #       for each K into gpu-work/src/, beside the originals, copies the
 #       samples' shared header to gpu-work/common/, and writes gpu-work/run.sh.
@@ -17,6 +17,13 @@
 #           planted variant (vecadd with a wrong __tf_orig) that must be
 #           caught; when it does not work, the section is skipped with a note
 #       -C  leave the -check section out
+#       -a  the auto section (the default): each sample line also with
+#           tfuse -factor auto into gpu-work/auto/ (default candidates, the
+#           line's mode, dim and flags), tuned by a first run and timed in a
+#           second one with its wisdom file; the tuning runtime into
+#           gpu-work/runtime/, and a planted vecadd whose block.x:16
+#           candidate is wrong (it must be disqualified)
+#       -A  leave the auto section out
 #   bash gpu-work/run.sh [REGEX]
 #       On the GPU machine (nvcc, no libclang); see the header of run.sh.
 #       Then, back here, draw the plot:
@@ -27,14 +34,17 @@ factors="1 2 4 8 16"
 times=10
 work="$root/gpu-work"
 checksec=1
-usage() { echo "usage: $0 [-k \"1 2 4 8 16\"] [-t N (>= 10)] [-o DIR] [-c|-C]" >&2; exit 2; }
-while getopts "k:t:o:cC" o; do
+autosec=1
+usage() { echo "usage: $0 [-k \"1 2 4 8 16\"] [-t N (>= 10)] [-o DIR] [-c|-C] [-a|-A]" >&2; exit 2; }
+while getopts "k:t:o:cCaA" o; do
   case $o in
     k) factors=$OPTARG ;;
     t) times=$OPTARG ;;
     o) work=$OPTARG ;;
     c) checksec=1 ;;
     C) checksec=0 ;;
+    a) autosec=1 ;;
+    A) autosec=0 ;;
     *) usage ;;
   esac
 done
@@ -142,7 +152,7 @@ if [ "$checksec" = 1 ]; then
 fi
 if [ "$checksec" = 1 ] && [ -z "$checknote" ]; then
   mkdir -p "$work/check" "$work/runtime/src" "$work/runtime/include/tfuse"
-  cp "$root/runtime/src/check.cpp" "$work/runtime/src/"
+  cp "$root/runtime/src/check.cpp" "$root/runtime/src/snapshot.h" "$work/runtime/src/"
   cp "$root"/runtime/include/tfuse/*.h "$work/runtime/include/tfuse/"
   cjobs="$work/check/jobs.txt"
   : >"$cjobs"
@@ -194,6 +204,75 @@ if [ "$checksec" = 1 ] && [ -z "$checknote" ]; then
 fi
 [ -n "$checknote" ] && echo "gpu-check: note: $checknote" >&2
 
+# ---- the auto section (tfuse -factor auto: each line's kernel with every
+# candidate, the choice made at run time by the tuning runtime) ---------------
+autonote=""
+if [ "$autosec" = 1 ]; then
+  probe="$work/auto-probe.cu"
+  if [ ! -f "$root/runtime/src/tune.cpp" ] || [ ! -f "$root/runtime/include/tfuse/tune.h" ]; then
+    autonote="runtime/src/tune.cpp or runtime/include/tfuse/tune.h is missing; auto section skipped"
+  elif ! "$tfuse" -factor auto "$samples/vecadd/vecadd.cu" -o "$probe" >"$probe.log" 2>&1; then
+    autonote="tfuse -factor auto does not work ($(head -n 1 "$probe.log")); auto section skipped"
+  fi
+  rm -f "$probe" "$probe.log"
+fi
+if [ "$autosec" = 1 ] && [ -z "$autonote" ]; then
+  mkdir -p "$work/auto" "$work/runtime/src" "$work/runtime/include/tfuse"
+  cp "$root/runtime/src/tune.cpp" "$root/runtime/src/snapshot.h" "$work/runtime/src/"
+  cp "$root"/runtime/include/tfuse/*.h "$work/runtime/include/tfuse/"
+  ajobs="$work/auto/jobs.txt"
+  : >"$ajobs"
+  for line in "${lines[@]}"; do
+    IFS='|' read -r head oddargs flags <<<"$line"
+    read -r name mode dim defargs <<<"$head"
+    oddargs=$(echo "$oddargs" | xargs)
+    flags=$(echo "${flags:-}" | xargs)
+    variant="$mode.$dim"
+    suffix=$(flag_suffix "$flags")
+    [ -n "$suffix" ] && variant="$variant.$suffix"
+    id="$name.$variant.auto"
+    # The line's mode, dim and flags; the default candidates (K = 2, 4, 8, 16
+    # there, the original as K = 1).
+    # shellcheck disable=SC2086
+    if "$tfuse" -factor auto -mode "$mode" -dim "$dim" $flags "$samples/$name/$name.cu" \
+        -o "$work/auto/$id.cu" 2>"$work/auto/$id.tfuse.log"; then
+      status=OK
+      [ -s "$work/auto/$id.tfuse.log" ] || rm -f "$work/auto/$id.tfuse.log"
+    else
+      echo "gpu-check: tfuse -factor auto refused $id:" >&2
+      sed 's/^/    /' "$work/auto/$id.tfuse.log" >&2
+      status=REFUSED
+    fi
+    echo "$id|$name|$(kernel_name "$samples/$name/$name.cu")|$variant|$status|$oddargs|$defargs" >>"$ajobs"
+  done
+  # The planted candidate: in vecadd's block-mode auto file, the store of the
+  # first logical block in vecadd__tf_bx16 (candidate block.x:16, the fastest
+  # on the H200) gets + 1.0f: tuning must disqualify it and never run it.
+  base="$work/auto/vecadd.block.x.auto.cu"
+  [ -f "$base" ] || { echo "gpu-check: $base was not written; cannot plant the wrong candidate" >&2; exit 1; }
+  awk '
+    !done && !infn && /vecadd__tf_bx16[ \t]*\(/ && !/<<</ && !/;[ \t]*$/ { infn = 1 }
+    infn && !done && match($0, /c\[i_[0-9]+\] = a\[i_[0-9]+\] \+ b\[i_[0-9]+\];/) {
+      $0 = substr($0, 1, RSTART + RLENGTH - 2) " + 1.0f; /* planted by gpu-check.sh */" substr($0, RSTART + RLENGTH)
+      done = 1
+    }
+    infn && /^}/ { infn = 0 }
+    { print }
+    END { if (!done) exit 3 }
+  ' "$base" >"$work/auto/vecadd.auto.planted.cu" || {
+    echo "gpu-check: cannot plant the difference: no 'c[i_N] = a[i_N] + b[i_N];' inside vecadd__tf_bx16 in $base" >&2
+    exit 1
+  }
+  oddv=$(awk -F'|' '$1 == "vecadd.block.x.auto" { print $6; exit }' "$ajobs")
+  echo "vecadd.auto.planted|vecadd|vecadd|block.x|PLANTED|$oddv|" >>"$ajobs"
+  # The tuning runtime's own GPU test (its run.sh finds runtime/ at ../../..).
+  if [ -f "$root/test/gpu/tune-runtime/run.sh" ]; then
+    mkdir -p "$work/test/gpu"
+    cp -R "$root/test/gpu/tune-runtime" "$work/test/gpu/tune-runtime"
+  fi
+fi
+[ -n "$autonote" ] && echo "gpu-check: note: $autonote" >&2
+
 # ---- run.sh -------------------------------------------------------------------
 {
   echo '#!/usr/bin/env bash'
@@ -201,6 +280,8 @@ fi
   echo "# Generated by scripts/gpu-check.sh on $(date -u +%Y-%m-%dT%H:%MZ) from commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)."
   echo "DEFAULT_TIMES=$times"
   echo "CHECK_NOTE='${checknote//\'/}'"
+  echo "AUTO_NOTE='${autonote//\'/}'"
+  echo "FACTORS='$factors'"
   cat <<'EOF'
 #
 # usage: bash run.sh [REGEX]
@@ -217,9 +298,19 @@ fi
 #   row to out/rows/. Finally assembles results.csv and table.txt from all
 #   rows present (a second call with another REGEX adds to them), runs the
 #   -check section if check/ exists, and prints the tables last.
+#   The auto section (auto/ exists): each tfuse -factor auto file, linked
+#   with the tuning runtime, runs twice at the odd size in the -fmad=false
+#   build (a fresh wisdom file: it tunes; then with that file), each dump
+#   compared with the original's, and twice at the default size (--check to
+#   tune, then --check --time N with the wisdom file, timed as the variants
+#   are); auto.csv, auto-keys.csv and auto-table.md compare it with the best
+#   fixed K of its line (the rows present), and on vecadd measure the
+#   dispatch overhead against the fixed build of the chosen K (OVH_ROUNDS
+#   alternating runs of each, default 3).
 #   Compilation is skipped for outputs newer than their source.
 # env: NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc), TIMES
-#   (timed launches, >= 10), ARCH (default sm_90), JOBS (parallel compiles).
+#   (timed launches, >= 10), ARCH (default sm_90), JOBS (parallel compiles),
+#   OVH_ROUNDS (rounds of the vecadd dispatch-overhead measurement, default 3).
 set -u
 cd "$(dirname "$0")" || exit 1
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -266,6 +357,32 @@ selected | xargs -r -P "$JOBS" -I{} bash -c 'compile_one "$1"' _ {}
 if [ -f check/jobs.txt ]; then
   awk -F'|' '$3 != "REFUSED" { print $1 }' check/jobs.txt | xargs -r -P "$JOBS" -I{} bash -c 'compile_check "$1"' _ {}
 fi
+# The auto builds: auto/ID.cu linked with the tuning runtime (bin/tune.o,
+# compiled once), -fmad=false (bin/auto.ID.exact) and default (bin/auto.ID.fast).
+compile_auto() {
+  local id=$1 s=auto/$1.cu b fl
+  for b in exact fast; do
+    fl=""; [ "$b" = exact ] && fl=-fmad=false
+    if [ ! -e "bin/auto.$id.$b.ok" ] || [ "$s" -nt "bin/auto.$id.$b.ok" ] || [ bin/tune.o -nt "bin/auto.$id.$b.ok" ]; then
+      rm -f "bin/auto.$id.$b" "bin/auto.$id.$b.ok"
+      # shellcheck disable=SC2086
+      "$NVCC" -O3 -arch="$ARCH" $fl -o "bin/auto.$id.$b" "$s" bin/tune.o -lcuda >"bin/auto.$id.$b.log" 2>&1 &&
+        touch "bin/auto.$id.$b.ok"
+    fi
+  done
+}
+export -f compile_auto
+if [ -f auto/jobs.txt ]; then
+  if [ ! -e bin/tune.o ] || [ runtime/src/tune.cpp -nt bin/tune.o ] || [ runtime/src/snapshot.h -nt bin/tune.o ] ||
+     [ runtime/include/tfuse/tune.h -nt bin/tune.o ]; then
+    rm -f bin/tune.o
+    "$NVCC" -O3 -c -o bin/tune.o runtime/src/tune.cpp >bin/tune.log 2>&1 || echo "run.sh: the tuning runtime did not compile (bin/tune.log)" >&2
+  fi
+  [ -e bin/tune.o ] &&
+    awk -F'|' -v re="$SEL" '($5 == "OK" || $5 == "PLANTED") && $1 ~ re { print $1 }' auto/jobs.txt |
+    xargs -r -P "$JOBS" -I{} bash -c 'compile_auto "$1"' _ {}
+fi
+: >out/.run-start   # rows newer than this were measured in this call
 echo "compiled in $(( $(date +%s) - start )) s"
 
 # ---- run -----------------------------------------------------------------------
@@ -356,6 +473,167 @@ while IFS='|' read -r id name kernel variant k status odd def; do
   if [ "$cmpres" = IDENT ] && [ "$oddchk" = PASS ] && [ "$defchk" = PASS ]; then chk=PASS; note=""; fi
   echo "$name,$variant,$k,$id,$chk,$cmpres,$oddchk,$defchk,$ot,$ct,$sp,$regs,$spill,$lds,$ochk,$note" >"$row"
 done <jobs.txt
+
+# ---- the auto rows (tfuse -factor auto) -----------------------------------------
+# tune_keys LOG: one line per key that LOG's run tuned (TFUSE_TUNE_REPORT=1):
+# "kernel|grid|block|smem|chosen|ms|launches", grid and block as XxYxZ.
+tune_keys() {
+  awk '
+    /^tfuse-tune: kernel .*SMs\):$/ {
+      k = g = b = s = "?"
+      if (match($0, /kernel \047[^\047]*\047 at/)) k = substr($0, RSTART + 8, RLENGTH - 12)
+      if (match($0, /grid \([0-9,]+\)/)) g = substr($0, RSTART + 6, RLENGTH - 7)
+      if (match($0, /block \([0-9,]+\)/)) b = substr($0, RSTART + 7, RLENGTH - 8)
+      if (match($0, /smem [0-9]+/)) s = substr($0, RSTART + 5, RLENGTH - 5)
+      gsub(/,/, "x", g); gsub(/,/, "x", b)
+    }
+    /^tfuse-tune:   chose [^ ]*; tuning took [0-9.]+ ms and [0-9]+ launches/ {
+      split($0, w, " "); lab = w[3]; sub(/;$/, "", lab)
+      print k "|" g "|" b "|" s "|" lab "|" w[6] "|" w[9]
+    }' "$1" 2>/dev/null
+}
+# label_k LABEL: the factor of a candidate label ("block.x:8" -> 8, "original" -> 1)
+label_k() { case $1 in original) echo 1 ;; *:*) echo "${1##*:}" ;; *) echo - ;; esac; }
+med() {
+  sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }'
+}
+OVH_ROUNDS=${OVH_ROUNDS:-3}
+ahdr="kernel,variant,id,check,odd_bitexact,odd_check,default_check,wisdom_used,orig_ms,auto_ms,best_k,best_k_ms,auto_over_best,chosen,keys,tune_ms,tune_launches,winner_k_ms,overhead_pct,overhead_paired_pct,note"
+mkdir -p out/auto out/auto-rows
+nauto=0
+if [ -f auto/jobs.txt ]; then
+  while IFS='|' read -r id name kernel variant status odd def; do
+    [[ $id =~ $SEL ]] || continue
+    [ "$status" = PLANTED ] && continue
+    nauto=$((nauto + 1))
+    row=out/auto-rows/$id.csv
+    rm -f "out/auto-rows/$id.keys"
+    if [ "$status" = REFUSED ]; then
+      echo "$name,$variant,$id,REFUSED,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,refused by tfuse: $(first_error "auto/$id.tfuse.log")" >"$row"; continue
+    fi
+    key="$name|$odd|$def"
+    orig_run "$name" "$odd" "$def"
+    ot=${origms[$key]}
+    a=bin/auto.$id
+    if [ "${origodd[$key]}" = COMPILE-FAIL ] || [ ! -x "$a.exact" ] || [ ! -x "$a.fast" ]; then
+      echo "$name,$variant,$id,COMPILE-FAIL,-,-,-,-,$ot,-,-,-,-,-,-,-,-,-,-,-,$(first_error "$a.exact.log" "$a.fast.log" bin/tune.log "bin/$name.orig.exact.log")" >"$row"; continue
+    fi
+    log=out/auto/$id
+    we=out/auto/$id.exact.wisdom wf=out/auto/$id.wisdom
+    rm -f "$we" "$wf"
+    # odd size, -fmad=false build: tune (fresh wisdom), then with the wisdom
+    cmp1=DIFF cmp2=DIFF oc1=FAIL oc2=FAIL dc1=FAIL dc2=FAIL
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$we TFUSE_TUNE_REPORT=1 "$a.exact" $odd --check --dump "$log.odd1.bin" >"$log.odd1.log" 2>&1 </dev/null && oc1=PASS
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$we TFUSE_TUNE_REPORT=1 "$a.exact" $odd --check --dump "$log.odd2.bin" >"$log.odd2.log" 2>&1 </dev/null && oc2=PASS
+    [ -f "${origbin[$key]}" ] && cmp -s "${origbin[$key]}" "$log.odd1.bin" && cmp1=IDENT
+    [ -f "${origbin[$key]}" ] && cmp -s "${origbin[$key]}" "$log.odd2.bin" && cmp2=IDENT
+    rm -f "$log.odd1.bin" "$log.odd2.bin"
+    # default size, default build: tune, then timed with the wisdom as the variants are
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$wf TFUSE_TUNE_REPORT=1 "$a.fast" $def --check >"$log.tune.log" 2>&1 </dev/null && dc1=PASS
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$wf TFUSE_TUNE_REPORT=1 "$a.fast" $def --check --time "$TIMES" >"$log.time.log" 2>&1 </dev/null && dc2=PASS
+    at=$(median <"$log.time.log"); at=${at:--}
+    # The second runs must take every decision from the wisdom file.
+    retuned=$(cat "$log.odd2.log" "$log.time.log" | grep -c '^tfuse-tune:   chose ')
+    fromw=$(grep -c 'from the wisdom file' "$log.time.log")
+    wused=yes
+    if [ "$retuned" -gt 0 ] || [ "$fromw" -eq 0 ]; then
+      wused="no ($retuned keys tuned again; $fromw from the wisdom file)"
+    fi
+    # what the first default-size run tuned, per key
+    tune_keys "$log.tune.log" | sed "s/^/$id|/" >"out/auto-rows/$id.keys"
+    read -r nkeys tms tl < <(awk -F'|' '{ n++; ms += $7; l += $8 } END { printf "%d %.1f %d\n", n, ms, l }' "out/auto-rows/$id.keys")
+    [ "$nkeys" -gt 0 ] || { tms=-; tl=-; }
+    chosen=$( { [ -f "$wf" ] && awk -F'\t' 'NR > 1 { print $8 }' "$wf"; } | sort -u | tr '\n' ' ' | sed 's/ $//')
+    chosen=${chosen:--}
+    # the best fixed K of this line (its rows, this call or an earlier one)
+    read -r bk bms < <(cat out/rows/"$name.$variant".k*.csv 2>/dev/null |
+      awk -F, -v v="$variant" '$2 == v && $5 == "PASS" && $10 + 0 > 0 && (b == "" || $10 + 0 < b + 0) { b = $10; k = $3 }
+                               END { if (b != "") print k, b; else print "-", "-" }')
+    note=""
+    for f in out/rows/"$name.$variant".k*.csv; do
+      [ -f "$f" ] && [ ! "$f" -nt out/.run-start ] && { note="fixed-K rows from an earlier run.sh call; "; break; }
+    done
+    ratio=$(awk -v a="$at" -v b="$bms" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "-" }')
+    # the fixed build of the chosen K (one decision for every key): same-run time, and on vecadd paired rounds
+    wk=-; wms=-; ovh=-; povh=-
+    case $chosen in *' '*|-) ;; *) wk=$(label_k "$chosen") ;; esac
+    if [ "$wk" != - ]; then
+      wrow=out/rows/$name.$variant.k$wk.csv
+      wbin=bin/$name.$variant.k$wk.fast
+      if [ -f "$wrow" ]; then
+        wms=$(awk -F, '$5 == "PASS" { print $10 }' "$wrow")
+      elif [ "$wk" = 1 ]; then
+        wms=$ot; wbin=bin/$name.orig.fast
+      fi
+      wms=${wms:--}
+      ovh=$(awk -v a="$at" -v b="$wms" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.2f", 100 * (a - b) / b; else print "-" }')
+      if [ "$name" = vecadd ] && [ -x "$wbin" ] && [ "$wused" = yes ]; then
+        : >"$log.ovh.fixed"; : >"$log.ovh.auto"
+        for ((r = 0; r < OVH_ROUNDS; r++)); do
+          # shellcheck disable=SC2086
+          "$wbin" $def --time "$TIMES" </dev/null 2>&1 | median >>"$log.ovh.fixed"
+          # shellcheck disable=SC2086
+          TFUSE_WISDOM=$wf "$a.fast" $def --time "$TIMES" </dev/null 2>&1 | median >>"$log.ovh.auto"
+        done
+        fm=$(med <"$log.ovh.fixed"); am=$(med <"$log.ovh.auto")
+        povh=$(awk -v a="$am" -v b="$fm" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.2f", 100 * (a - b) / b; else print "-" }')
+        echo "fixed $wbin: $(tr '\n' ' ' <"$log.ovh.fixed")-> median $fm; auto: $(tr '\n' ' ' <"$log.ovh.auto")-> median $am" >"$log.ovh.log"
+      fi
+    fi
+    chk=FAIL
+    if [ "$cmp1$cmp2" = IDENTIDENT ] && [ "$oc1$oc2$dc1$dc2" = PASSPASSPASSPASS ] && [ "$wused" = yes ]; then
+      chk=PASS
+    else
+      note="${note}odd-size output $cmp1/$cmp2; odd-size check $oc1/$oc2; default-size check $dc1/$dc2 (tune/wisdom runs; $log.*.log); "
+    fi
+    echo "$name,$variant,$id,$chk,$cmp1/$cmp2,$oc1/$oc2,$dc1/$dc2,$wused,$ot,$at,$bk,$bms,$ratio,$chosen,$nkeys,$tms,$tl,$wms,$ovh,$povh,${note%; }" >"$row"
+  done <auto/jobs.txt
+fi
+# The planted candidate (vecadd block.x:16 wrong) and the tuning runtime's own test.
+if [ -f auto/jobs.txt ] && grep -q '^vecadd\.auto\.planted|' auto/jobs.txt && [[ vecadd.auto.planted =~ $SEL ]]; then
+  IFS='|' read -r _ _ _ _ _ podd _ < <(grep '^vecadd\.auto\.planted|' auto/jobs.txt)
+  IFS='|' read -r _ _ _ _ _ _ pdef < <(grep '^vecadd\.block\.x\.auto|' auto/jobs.txt)
+  pl=out/auto/vecadd.auto.planted
+  if [ ! -x bin/auto.vecadd.auto.planted.exact ]; then
+    res="FAIL (COMPILE-FAIL, bin/auto.vecadd.auto.planted.exact.log)"
+  else
+    orig_run vecadd "$podd" "$pdef"
+    rm -f "$pl.wisdom"
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$pl.wisdom TFUSE_TUNE_REPORT=1 bin/auto.vecadd.auto.planted.exact $podd --check --dump "$pl.1.bin" \
+      >"$pl.1.log" 2>&1 </dev/null; rc1=$?
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$pl.wisdom TFUSE_TUNE_REPORT=1 bin/auto.vecadd.auto.planted.exact $podd --check --dump "$pl.2.bin" \
+      >"$pl.2.log" 2>&1 </dev/null; rc2=$?
+    ob=${origbin[vecadd|$podd|$pdef]}
+    c1=DIFF; c2=DIFF
+    [ -f "$ob" ] && cmp -s "$ob" "$pl.1.bin" && c1=IDENT
+    [ -f "$ob" ] && cmp -s "$ob" "$pl.2.bin" && c2=IDENT
+    rm -f "$pl.1.bin" "$pl.2.bin"
+    disq=$(grep -c "^tfuse-tune: *block\.x:16 .*disqualified: .* of argument 'c' differ" "$pl.1.log")
+    ch1=$(tune_keys "$pl.1.log" | cut -d'|' -f5 | tr '\n' ' ' | sed 's/ $//')
+    ch2=$( { [ -f "$pl.wisdom" ] && awk -F'\t' 'NR > 1 { print $8 }' "$pl.wisdom"; } | tr '\n' ' ' | sed 's/ $//')
+    if [ "$disq" -ge 1 ] && [ -n "$ch1" ] && [ "$ch1" != block.x:16 ] && [ "$ch2" = "$ch1" ] && [ $rc1 -eq 0 ] &&
+       [ $rc2 -eq 0 ] && [ "$c1$c2" = IDENTIDENT ]; then
+      res="PASS (block.x:16 disqualified; chose $ch1; output identical to the original's in both runs)"
+    else
+      res="FAIL (disqualified lines $disq, chose '${ch1:-none}' then '${ch2:-none}', exit $rc1/$rc2, output $c1/$c2; $pl.*.log)"
+    fi
+  fi
+  echo "$res" >out/auto-rows/planted.txt
+fi
+if [ -f auto/jobs.txt ] && [ -f test/gpu/tune-runtime/run.sh ]; then
+  NVCC="$NVCC" bash test/gpu/tune-runtime/run.sh >out/tune-runtime.log 2>&1 </dev/null; rc=$?
+  if [ $rc -eq 0 ] && grep -q '^tune-runtime: PASS' out/tune-runtime.log; then
+    echo PASS >out/auto-rows/tune-runtime.txt
+  else
+    echo "FAIL (exit $rc: $(grep '^tune-runtime:' out/tune-runtime.log | tail -n 1); out/tune-runtime.log)" >out/auto-rows/tune-runtime.txt
+  fi
+fi
 rm -f out/*.orig.*.odd.bin
 
 # ---- results.csv and table.txt, from every row present -------------------------
@@ -371,6 +649,46 @@ fmt='%-12s %-28s %3s %10s %10s %8s %-17s %5s %6s %9s\n'
   done
   tail -n +2 results.csv | awk -F, '$16 != "" { if (!n++) print "notes:"; print "  " $4 ": " $16 }'
 } >table.txt
+
+# ---- auto.csv, auto-keys.csv and auto-table.md, from every auto row present --------
+if [ -f auto/jobs.txt ]; then
+  echo "$ahdr" >auto.csv
+  echo "id,kernel,grid,block,smem,chosen,tune_ms,tune_launches" >auto-keys.csv
+  while IFS='|' read -r id _; do
+    [ -f "out/auto-rows/$id.csv" ] && cat "out/auto-rows/$id.csv" >>auto.csv
+    [ -f "out/auto-rows/$id.keys" ] && tr '|' ',' <"out/auto-rows/$id.keys" >>auto-keys.csv
+  done <auto/jobs.txt
+  {
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+    echo "tfuse -factor auto against the fixed factors on ${gpu:-an unnamed GPU}," \
+      "median ms of $TIMES launches (default size, fast build); auto: the second run, with the wisdom file of the first;" \
+      "tuning: the first run's cost (sum over its keys); check: both runs' odd-size output identical to the original's" \
+      "(-fmad=false) and the sample's checks passing at both sizes, the second runs using the wisdom file only."
+    echo
+    h="| sample line | original |"; s="| --- | --- |"
+    for k in $FACTORS; do h="$h K=$k |"; s="$s --- |"; done
+    echo "$h auto | auto / best K | chosen | tuning | check |"
+    echo "$s --- | --- | --- | --- | --- |"
+    tail -n +2 auto.csv | while IFS=, read -r name var _id chk _ _ _ _ ot at bk bms ratio chosen nkeys tms tl _; do
+      cells=""
+      for k in $FACTORS; do
+        c=$(awk -F, '{ print ($5 == "PASS" ? $10 : $5) }' "out/rows/$name.$var.k$k.csv" 2>/dev/null)
+        cells="$cells ${c:--} |"
+      done
+      tune=-; [ "$tms" != - ] && tune="$tms ms, $tl launches ($nkeys keys)"
+      [ "$nkeys" = 1 ] && tune="$tms ms, $tl launches"
+      echo "| $name $var | $ot |$cells $at | $ratio (K=$bk) | $chosen | $tune | $chk |"
+    done
+    echo
+    tail -n +2 auto.csv | awk -F, '$20 != "-" && $20 != "" {
+      printf "Dispatch overhead, %s (wisdom present, chose %s): %s%% of the fixed K build of the same factor", $3, $14, $20
+      printf " (%s alternating rounds, median ms each); same-run rows: auto %s ms, fixed %s ms (%s%%)\n", ovr, $10, $18, $19
+    }' ovr="$OVH_ROUNDS"
+    [ -f out/auto-rows/planted.txt ] && echo "Planted wrong candidate (vecadd block.x:16): $(cat out/auto-rows/planted.txt)"
+    [ -f out/auto-rows/tune-runtime.txt ] && echo "test/gpu/tune-runtime: $(cat out/auto-rows/tune-runtime.txt)"
+    tail -n +2 auto.csv | awk -F, '$21 != "" { if (!n++) print "notes:"; print "  " $3 ": " $21 }'
+  } >auto-table.md
+fi
 
 # ---- the -check section ----------------------------------------------------------
 : >check-table.txt
@@ -446,15 +764,27 @@ elif [ -n "$CHECK_NOTE" ]; then
   echo
   echo "== CHECK: skipped: $CHECK_NOTE"
 fi
+if [ -s auto-table.md ]; then
+  echo
+  echo "== AUTO (auto.csv, auto-keys.csv, auto-table.md; tfuse -factor auto, tuned in a first run, timed in a second)"
+  cat auto-table.md
+elif [ -n "$AUTO_NOTE" ]; then
+  echo
+  echo "== AUTO: skipped: $AUTO_NOTE"
+fi
 total=$(tail -n +2 results.csv | wc -l)
 pass=$(tail -n +2 results.csv | awk -F, '$5 == "PASS"' | wc -l)
 echo
 echo "benchmark: $pass of $total variants PASS; check section: $cpass PASS, $cfail FAIL"
+if [ -f auto.csv ]; then
+  echo "auto: $(tail -n +2 auto.csv | awk -F, '$4 == "PASS"' | wc -l) of $(tail -n +2 auto.csv | wc -l) lines PASS;" \
+    "planted: $(cut -c 1-4 out/auto-rows/planted.txt 2>/dev/null || echo -); tune-runtime: $(cut -c 1-4 out/auto-rows/tune-runtime.txt 2>/dev/null || echo -)"
+fi
 EOF
 } >"$work/run.sh"
 chmod +x "$work/run.sh"
 nvar=$(wc -l <"$jobs")
 echo "gpu-check: $nvar variants ($nrefused refused by tfuse) in $work, $(du -sh "$work" | cut -f1);" \
-  "check section: $([ -f "$work/check/jobs.txt" ] && echo "$(wc -l <"$work/check/jobs.txt") programs" || echo skipped)"
+  "check section: $([ -f "$work/check/jobs.txt" ] && echo "$(wc -l <"$work/check/jobs.txt") programs" || echo skipped); auto section: $([ -f "$work/auto/jobs.txt" ] && echo "$(grep -c '|OK|' "$work/auto/jobs.txt") lines" || echo skipped)"
 echo "gpu-check: on the GPU machine: bash $(basename "$work")/run.sh; then here:" \
   "python3 scripts/plot-speedup.py $(basename "$work")/results.csv -o docs/speedup.png"

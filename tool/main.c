@@ -80,14 +80,17 @@ int tfuse_main(int argc, char **argv) {
                   proj.text.path, proj.inputs.len == 1 ? "'" : "");
 
   Vec done_kernels = {0};
-  int tuned = 0; /* -factor auto kernels */
+  Vec verified = {0}; /* the kernels coarsened: fixed factors and -factor auto */
+  int tuned = 0;      /* -factor auto kernels */
   for (int i = 0; i < kernels.len; i++) {
     Kernel *k = kernels.items[i];
     if (k->p.factor == 1)
       continue; /* factor 1: unchanged */
     if (k->p.factor == FACTOR_AUTO) {
-      if (!opt.dump_after && variants_emit(&unit, k, &opt, &edits) && launch_rewrite_auto(&unit, k, &edits))
+      if (!opt.dump_after && variants_emit(&unit, k, &opt, &edits) && launch_rewrite_auto(&unit, k, &edits)) {
         tuned++;
+        vec_push(&verified, k);
+      }
       continue;
     }
     if (opt.skip_unsafe)
@@ -113,6 +116,7 @@ int tfuse_main(int argc, char **argv) {
       vec_push(&edits.edits, trial.edits.items[j]);
     vec_free(&trial.edits);
     vec_push(&done_kernels, k);
+    vec_push(&verified, k);
   }
   if (opt.dump_after) {
     rc = error_count() ? 1 : 0;
@@ -141,7 +145,7 @@ int tfuse_main(int argc, char **argv) {
   Vec outputs = {0};
   if (!project_render(&proj, &edits, &opt, &outputs))
     goto out;
-  if (verify_output(&unit, &done_kernels, &proj, &outputs, &opt) && project_write(&proj, &outputs, &opt))
+  if (verify_output(&unit, &verified, &proj, &outputs, &opt) && project_write(&proj, &outputs, &opt))
     rc = 0;
 
 out:

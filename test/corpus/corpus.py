@@ -7,11 +7,16 @@
       functions found in each program's coarsened file into the manifest where it
       lists none.
   corpus.py cpu        --manifest M --out DIR [--tfuse PATH] [--nvcc PATH] [-j J] [--only P,Q] [--no-nvcc]
+                       [--auto | --auto-only]
       For each program x kernel x variant (block K=2,4,8, thread K=2,4) runs tfuse,
       classifies the outcome (rewritten / refused with a normalised reason /
       crashed / internal error / hang), compiles every rewritten file with the
       program's own compile line (and each original once), and writes
       DIR/results.json, DIR/table.md and DIR/progs/PROG/ (sources + variant files).
+      --auto adds one request per program: its kernels that a block-mode variant
+      rewrote, all in one file with tfuse -factor auto -mode block (compiled with
+      the tuning runtime and -lcuda); --auto-only runs only those, on the fixed
+      results and program folders of an earlier run in DIR.
   corpus.py gpu-pack   --from DIR --to PACK
       Copies the originals, the rewritten variants that nvcc accepted, run.sh and
       the GPU runner (python3 standard library only) into PACK.  On the GPU machine:
@@ -37,8 +42,14 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "test", "fuzz"))
 from campaign import normalize_reason, first_error  # noqa: E402
 from gpu_run import run  # noqa: E402
+from corpus_gpu import auto_compile, build_tune_obj, TUNE_FILES  # noqa: E402
 
 VARIANTS = [("block", 2), ("block", 4), ("block", 8), ("thread", 2), ("thread", 4)]
+AUTO_FACTORS = [2, 4, 8, 16]  # tfuse -factor auto's default candidates (-candidates)
+AUTO_PROBE_RE = re.compile(r"-factor auto: candidate factor (\d+) of '([A-Za-z_]\w*)'")  # tfuse's own refusal
+AUTO_SHARED_RE = re.compile(r"Entry function '(?:_Z\d+)?([A-Za-z_]\w*?)__tf_b[xyz](\d+)\w*' uses too much shared data")
+AUTO_VARIANT_RE = re.compile(r"^/\* tfuse -factor auto: variant '([^']*)' of '([^']*)' \*/$", re.M)
+AUTO_UNROUTED_RE = re.compile(r"warning: no launch of '([^']*)' in this file: -factor auto renamed")
 TFUSE_TIMEOUT = 60
 NVCC_TIMEOUT = 300
 GLOBAL_RE = re.compile(r"__global__\s+(?:[^;{()]*?\s)?(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(")
@@ -152,6 +163,21 @@ def variant_name(p, kernel, mode, k):
     return "%s__tf_%s_%s%s" % (stem, kernel, vtag(mode, k), ext)
 
 
+def is_auto(r):
+    return r.get("variant") == "auto"
+
+
+def fixed_requests(results):
+    return [r for r in results if not r.get("original") and not is_auto(r)]
+
+
+def sort_results(results, programs):
+    order = {p["name"]: i for i, p in enumerate(programs)}
+    vorder = {vtag(*v): i for i, v in enumerate(VARIANTS)}
+    results.sort(key=lambda r: (order[r["program"]], is_auto(r), r.get("kernel") or "",
+                                vorder.get(r.get("variant"), -1)))
+
+
 def compile_prog(p, pdir, src, nvcc):
     """Runs the program's compile line with src in place of {src}; (ok, first error, whole message)."""
     with tempfile.TemporaryDirectory() as td:
@@ -178,6 +204,97 @@ def classify_tfuse(rc, err):
     return "tfuse-failed", "rc %d: %s" % (rc, (err.strip().splitlines() or ["?"])[-1][:300])
 
 
+def auto_request(p, pdir, results, a, tfuse, tune_obj):
+    """The -factor auto request of program p: every kernel that a block-mode request rewrote (in results), in one
+    file, `tfuse -kernel A -kernel B ... -factor auto -mode block`, compiled with the tuning runtime.  A kernel
+    whose launches -factor auto cannot route (tfuse warns that the renamed variants leave a launch behind) is
+    dropped and tfuse runs again.  Where ptxas finds too much static shared memory in a candidate (a template
+    kernel's shared sizes, which tfuse cannot tell), or tfuse's own check of its output refuses such candidates,
+    the factors from the smallest that failed up are dropped (-candidates) and tfuse runs again; a kernel that
+    fails at the smallest factor left is dropped."""
+    done = {r["kernel"] for r in fixed_requests(results) if r["program"] == p["name"] and r.get("mode") == "block"
+            and r["outcome"] == "rewritten"}
+    kernels = [k for k in p["kernels"] if k in done]
+    stem, ext = os.path.splitext(p["file"])
+    vfile = "%s__tf_auto%s" % (stem, ext)
+    r = {"program": p["name"], "variant": "auto", "mode": "block", "factor": "auto", "kernel": ",".join(kernels),
+         "kernels": kernels, "dropped": {}, "tfuse_s": 0.0}
+    factors = None  # tfuse's default candidates
+    while kernels:
+        cmd = [tfuse] + [w for k in kernels for w in ("-kernel", k)] + ["-factor", "auto", "-mode", "block"] + \
+            (["-candidates", ",".join(map(str, factors))] if factors else []) + p.get("tfuse_args", []) + \
+            [p["file"], "-o", vfile]
+        rc, so, se, dt = run(cmd, TFUSE_TIMEOUT, cwd=pdir)
+        r["tfuse_s"] = round(r["tfuse_s"] + dt, 2)
+        outcome, detail = classify_tfuse(rc, se)
+        r.update({"outcome": outcome, "detail": detail, "kernel": ",".join(kernels), "kernels": list(kernels)})
+        if outcome == "refused":
+            r["reason"] = reason_class(detail)
+        probed = [(k, int(f)) for f, k in AUTO_PROBE_RE.findall(se) if k in kernels]
+        if outcome == "refused" and probed:
+            # tfuse found candidates over 48 KB of static shared memory (template sizes): fewer factors
+            least = min(f for _, f in probed)
+            now = factors or AUTO_FACTORS
+            if least > now[0]:
+                factors = [f for f in now if f < least]
+            else:
+                for k, f in probed:
+                    if f == least:
+                        r["dropped"][k] = "too much static shared memory at the smallest factor, %d" % f
+                kernels = [k for k in kernels if k not in r["dropped"]]
+            continue
+        if outcome != "rewritten":
+            break
+        unrouted = [k for k in AUTO_UNROUTED_RE.findall(se) if k in kernels]
+        if unrouted:
+            for k in unrouted:
+                r["dropped"][k] = "no launch that -factor auto can route (a launch would be left behind)"
+            kernels = [k for k in kernels if k not in unrouted]
+            continue
+        text = open(os.path.join(pdir, vfile), errors="replace").read()
+        r["candidates"] = {k: [] for k in kernels}
+        for label, k in AUTO_VARIANT_RE.findall(text):
+            if label != "original":
+                r["candidates"].setdefault(k, []).append(label)
+        r["dispatches"] = text.count("static tfuse_tune_site __tf_site = ")
+        r["warnings"] = [l for l in se.splitlines() if "warning:" in l][:5]
+        r["file"] = vfile
+        if factors:
+            r["candidates_arg"] = ",".join(map(str, factors))
+        if tune_obj is None:
+            r["compiled"] = None
+            break
+        ok, first, msg = compile_prog(dict(p, compile=auto_compile(p["compile"], tune_obj)), pdir, vfile, a.nvcc)
+        r["compiled"] = ok
+        if ok:
+            r.pop("nvcc_error", None)
+            break
+        r["nvcc_error"] = first
+        over = [(k, int(f)) for k, f in AUTO_SHARED_RE.findall(msg) if k in kernels]
+        if over:
+            least = min(f for _, f in over)
+            now = factors or AUTO_FACTORS
+            if least > now[0]:
+                factors = [f for f in now if f < least]
+            else:
+                for k, f in over:
+                    if f == least:
+                        r["dropped"][k] = "too much static shared memory at the smallest factor, %d" % f
+                kernels = [k for k in kernels if k not in r["dropped"]]
+            continue
+        with open(os.path.join(pdir, vfile + ".nvcc.txt"), "w") as fh:
+            fh.write(msg)
+        break
+    if not kernels:
+        for key in ("file", "compiled", "candidates", "dispatches", "nvcc_error", "warnings", "candidates_arg"):
+            r.pop(key, None)
+        r.update({"outcome": "no-kernel", "detail": "no kernel of the program was rewritten in block mode" if
+                  not r["dropped"] else "no kernel left: " + "; ".join("%s: %s" % kv for kv in r["dropped"].items())})
+    if r.get("outcome") != "rewritten" and os.path.exists(os.path.join(pdir, vfile)):
+        os.remove(os.path.join(pdir, vfile))
+    return r
+
+
 def reason_class(line):
     m = re.match(r"^(?:.*?:\d+:\d+: )?error: (.*)$", line)
     return normalize_reason(m.group(1) if m else line)
@@ -191,8 +308,14 @@ def cmd_cpu(a):
     only = set(a.only.split(",")) if a.only else None
     progs = [p for p in m["programs"] if not only or p["name"] in only]
     os.makedirs(out, exist_ok=True)
+    prev = os.path.join(out, "results.json")
+    if a.auto_only:  # the fixed requests and program folders of an earlier run
+        if not os.path.exists(prev):
+            sys.exit("cpu --auto-only: no earlier run in %s (run cpu first)" % out)
+        old = json.load(open(prev))
+        progs = [p for p in old["programs"] if not only or p["name"] in only]
     jobs = []
-    for p in progs:
+    for p in progs if not a.auto_only else []:
         src = os.path.join(work, "src", p["name"])
         if not os.path.isdir(src):
             sys.exit("cpu: %s not extracted (run corpus.py extract)" % src)
@@ -245,20 +368,38 @@ def cmd_cpu(a):
             results.append(fu.result())
             if n % 50 == 0:
                 print("cpu: %d/%d" % (n, len(jobs)), flush=True)
-    order = {p["name"]: i for i, p in enumerate(progs)}
-    vorder = {vtag(*v): i for i, v in enumerate(VARIANTS)}
-    results.sort(key=lambda r: (order[r["program"]], r.get("kernel") or "", vorder.get(r.get("variant"), -1)))
-    res = {"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(),
-           "programs": progs, "results": results}
-    prev = os.path.join(out, "results.json")
-    if only and os.path.exists(prev):  # --only: update those programs in an earlier run of the whole manifest
-        old = json.load(open(prev))
-        res["programs"] = [next((q for q in progs if q["name"] == p["name"]), p) for p in old["programs"]] + \
-            [q for q in progs if q["name"] not in {p["name"] for p in old["programs"]}]
-        res["results"] = [r for r in old["results"] if r["program"] not in only] + results
-        order = {p["name"]: i for i, p in enumerate(res["programs"])}
-        res["results"].sort(key=lambda r: (order[r["program"]], r.get("kernel") or "",
-                                           vorder.get(r.get("variant"), -1)))
+    version = run([tfuse, "-version"], 10)[1].strip()
+    if a.auto or a.auto_only:
+        tune_obj = None
+        if not a.no_nvcc:
+            tune_obj = os.path.join(out, "tune-runtime", "tune.o")
+            ok, msg = build_tune_obj(a.nvcc, ROOT, tune_obj)
+            if not ok:
+                sys.exit("cpu: the tuning runtime (%s) did not compile:\n%s" % (TUNE_FILES[0], msg))
+        fixed = old["results"] if a.auto_only else results
+        with cf.ThreadPoolExecutor(a.j) as ex:
+            autos = list(ex.map(lambda p: auto_request(p, os.path.join(out, "progs", p["name"], p.get("dir", ".")),
+                                                       fixed, a, tfuse, tune_obj), progs))
+        print("cpu: %d auto requests" % len(autos), flush=True)
+    if a.auto_only:
+        res = old
+        names = {p["name"] for p in progs}
+        res["results"] = [r for r in old["results"] if not (is_auto(r) and r["program"] in names)] + autos
+        sort_results(res["results"], res["programs"])
+    else:
+        results += autos if a.auto else []
+        sort_results(results, progs)
+        res = {"tfuse": tfuse, "tfuse_version": version, "programs": progs, "results": results}
+        if only and os.path.exists(prev):  # --only: update those programs in an earlier run of the whole manifest
+            old = json.load(open(prev))
+            res["programs"] = [next((q for q in progs if q["name"] == p["name"]), p) for p in old["programs"]] + \
+                [q for q in progs if q["name"] not in {p["name"] for p in old["programs"]}]
+            res["results"] = [r for r in old["results"] if r["program"] not in only] + results
+            sort_results(res["results"], res["programs"])
+            if old.get("auto_tfuse") and not a.auto:
+                res["auto_tfuse"] = old["auto_tfuse"]
+    if a.auto or a.auto_only:
+        res["auto_tfuse"] = {"tfuse": tfuse, "tfuse_version": version}
     with open(os.path.join(out, "results.json"), "w") as fh:
         json.dump(res, fh, indent=1)
     md = cpu_table(res)
@@ -273,7 +414,7 @@ def pct(n, d):
 
 
 def cpu_table(res):
-    reqs = [r for r in res["results"] if not r.get("original")]
+    reqs = fixed_requests(res["results"])
     origs = [r for r in res["results"] if r.get("original")]
     L = ["# tfuse on the outside corpus: CPU stage", "",
          "tfuse: `%s` (%s); %d programs, %d kernels, %d requests (kernel x variant)." % (
@@ -321,7 +462,41 @@ def cpu_table(res):
         L.append("| %s | %d | %d/%d | %d |" % (p["name"], len(p["kernels"]),
                                                sum(r["outcome"] == "rewritten" for r in rs), len(rs),
                                                sum(r.get("compiled") is False for r in rs)))
+    autos = [r for r in res["results"] if is_auto(r)]
+    if autos:
+        L += auto_cpu_table(res, autos)
     return "\n".join(L) + "\n"
+
+
+def auto_cpu_table(res, autos):
+    at = res.get("auto_tfuse", {})
+    rw = [r for r in autos if r["outcome"] == "rewritten"]
+    L = ["", "## -factor auto: one request per program", "",
+         "Each program's kernels that a block-mode request rewrote, in one file: `tfuse -kernel A -kernel B ... "
+         "-factor auto -mode block` (tfuse `%s`, %s), compiled with the program's compile line, the tuning runtime "
+         "and -lcuda. %d programs: %d rewritten (%d compiled, %d nvcc rejects, %d not compiled here), %d with no "
+         "kernel, %d refused or failed; %d with fewer candidates after ptxas's shared-memory limit." % (
+             at.get("tfuse", "?"), at.get("tfuse_version", "?"), len(autos), len(rw),
+             sum(r.get("compiled") is True for r in rw), sum(r.get("compiled") is False for r in rw),
+             sum(r.get("compiled") is None for r in rw), sum(r["outcome"] == "no-kernel" for r in autos),
+             sum(r["outcome"] not in ("rewritten", "no-kernel") for r in autos),
+             sum(bool(r.get("candidates_arg")) for r in rw)), "",
+         "| program | outcome | kernels: candidates | dispatches | nvcc | note |", "|---|---|---|---|---|---|"]
+    for r in autos:
+        cands = "; ".join("%s: %s" % (k, ",".join(c.split(":")[-1] for c in v) or "none")
+                          for k, v in r.get("candidates", {}).items())
+        note = []
+        if r.get("candidates_arg"):
+            note.append("-candidates " + r["candidates_arg"])
+        note += ["%s dropped (%s)" % kv for kv in r.get("dropped", {}).items()]
+        if r["outcome"] != "rewritten":
+            note.append(r.get("detail", "")[:200])
+        elif r.get("compiled") is False:
+            note.append(r.get("nvcc_error", "")[:200])
+        L.append("| %s | %s | %s | %s | %s | %s |" % (
+            r["program"], r["outcome"], md_esc(cands) or "-", r.get("dispatches", "-"),
+            {True: "ok", False: "rejected", None: "-"}[r.get("compiled")], md_esc("; ".join(note))))
+    return L
 
 
 def md_esc(s):
@@ -349,14 +524,22 @@ def cmd_gpu_pack(a):
         if origs and origs[0]["compiled"] is False:
             print("gpu-pack: %s left out: nvcc rejects the original" % p["name"])
             continue
-        vs = [{"file": r["file"], "kernel": r["kernel"], "variant": r["variant"]} for r in res["results"]
-              if not r.get("original") and r["program"] == p["name"] and r["outcome"] == "rewritten"
+        vs = [{"file": r["file"], "kernel": r["kernel"], "variant": r["variant"]}
+              for r in fixed_requests(res["results"])
+              if r["program"] == p["name"] and r["outcome"] == "rewritten" and r.get("compiled") is not False]
+        au = [{"file": r["file"], "kernels": r["kernels"]} for r in res["results"]
+              if is_auto(r) and r["program"] == p["name"] and r["outcome"] == "rewritten"
               and r.get("compiled") is not False]
         shutil.copytree(os.path.join(src, "progs", p["name"]), os.path.join(dst, "progs", p["name"]),
                         ignore=shutil.ignore_patterns("*.nvcc.txt"))
         progs.append({k: p[k] for k in ("name", "file", "compile", "run") if k in p} |
                      {"dir": p.get("dir", "."), "pass": p.get("pass", {}), "timeout": p.get("timeout", 30),
-                      "kernel_time_regex": p.get("kernel_time_regex"), "variants": vs})
+                      "kernel_time_regex": p.get("kernel_time_regex"), "variants": vs} |
+                     ({"auto": au[0]} if au else {}))
+    if any(q.get("auto") for q in progs):  # the tuning runtime, built on the GPU machine for the auto files
+        for f in TUNE_FILES:
+            os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
+            shutil.copy(os.path.join(ROOT, f), os.path.join(dst, f))
     with open(os.path.join(dst, "pack.json"), "w") as fh:
         json.dump({"programs": progs}, fh, indent=1)
     shutil.copy(os.path.join(HERE, "corpus_gpu.py"), os.path.join(dst, "corpus_gpu.py"))
@@ -365,8 +548,9 @@ def cmd_gpu_pack(a):
         fh.write(RUN_SH)
     os.chmod(os.path.join(dst, "run.sh"), 0o755)
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dst) for f in fs)
-    print("gpu-pack: %s: %d programs, %d variants, %.1f MiB" % (
-        dst, len(progs), sum(len(p["variants"]) for p in progs), size / 2**20))
+    print("gpu-pack: %s: %d programs, %d variants, %d auto builds, %.1f MiB" % (
+        dst, len(progs), sum(len(p["variants"]) for p in progs), sum(bool(p.get("auto")) for p in progs),
+        size / 2**20))
     return 0
 
 
@@ -385,7 +569,7 @@ def cmd_gpu_report(a):
     cpu = json.load(open(os.path.join(src, "results.json")))
     gpu = json.load(open(a.gpu))
     runs = gpu["runs"]
-    reqs = [r for r in cpu["results"] if not r.get("original")]
+    reqs = fixed_requests(cpu["results"])
     orig = {p["name"]: runs.get(p["name"] + "/original") for p in cpu["programs"]}
     L = ["# tfuse on the outside corpus: GPU stage", "",
          "tfuse: `%s` (%s). GPU: %s. Own check: each program's pass criterion; a variant's speedup is the "
@@ -469,12 +653,74 @@ def cmd_gpu_report(a):
         L += ["", "Noise: the originals ran twice; median |t1/t2 - 1| of wall time %.1f%%, of kernel time %s." % (
             100 * gpu["noise"]["wall"], "%.1f%%" % (100 * gpu["noise"]["kernel"])
             if gpu["noise"].get("kernel") is not None else "-")]
+    autos = [r for r in cpu["results"] if is_auto(r)]
+    if autos:
+        L += auto_gpu_report(cpu, autos, runs, orig, bad)
     md = "\n".join(L) + "\n"
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(md)
     print(md)
     return 0
+
+
+def auto_gpu_report(cpu, autos, runs, orig, bad):
+    """The -factor auto section of gpu-report: per program, the steady state (the wisdom run) against the
+    original, measured as the fixed variants are (kernel time where the program prints it, else wall time)."""
+    L = ["", "## -factor auto: steady state against the original", "",
+         "The auto build (its kernels rewritten in block mode, in one file, with `-factor auto`) ran twice: a first "
+         "run that tunes each launch key, then a second with the wisdom file of the first; both must pass the "
+         "program's own check. ratio = auto time / original time of the second run (kernel time where the program "
+         "prints it, else wall time; the original's is the better of its two runs, as for the fixed variants), so "
+         "above 1 is slower. Tuning: the first run's keys, their summed tuning time and candidate launches.", "",
+         "| program | kernels (candidates) | outcome | keys tuned | tuning | chosen | from wisdom | ratio kernel | "
+         "ratio wall | ratio |", "|---|---|---|---|---|---|---|---|---|---|"]
+    rows, missing = [], []
+    for p in cpu["programs"]:
+        r = next((x for x in autos if x["program"] == p["name"]), None)
+        if p["name"] in bad:
+            continue
+        if not r or r["outcome"] != "rewritten":
+            missing.append("%s (%s)" % (p["name"], r["outcome"] if r else "no auto request"))
+            continue
+        g = runs.get(p["name"] + "/" + r["file"])
+        o = orig[p["name"]]
+        kc = "; ".join("%s: %s" % (k, ",".join(c.split(":")[-1] for c in v) or "none")
+                       for k, v in r.get("candidates", {}).items())
+        if r.get("compiled") is False or not g or g["outcome"] != "pass":
+            why = "nvcc rejected (CPU stage)" if r.get("compiled") is False else \
+                g["outcome"] if g else "not in the GPU results"
+            if g and g.get("detail"):
+                why += ": " + g["detail"][:150].replace("\n", " ")
+            missing.append("%s (%s)" % (p["name"], why))
+            L.append("| %s | %s | %s | | | | | | | |" % (p["name"], md_esc(kc), md_esc(why)))
+            continue
+        tuned = g.get("tune", {}).get("tuned", [])
+        wis = g.get("wisdom") or {}
+        rk = g["kernel_s"] / o["kernel_s"] if o.get("kernel_s") and g.get("kernel_s") else None
+        rw = g["run_s"] / o["run_s"] if o["run_s"] and g["run_s"] else None
+        ratio, by = (rk, "kernel") if rk else (rw, "wall")
+        chosen = sorted({t.get("chosen", "?") for t in tuned})
+        retuned = len(wis.get("tuned", []))
+        rows.append((p["name"], ratio, by))
+        L.append("| %s | %s | pass | %d | %s | %s | %d%s | %s | %s | %s (%s) |" % (
+            p["name"], md_esc(kc), len(tuned),
+            "%.1f ms, %d launches" % (sum(t.get("tune_ms", 0) for t in tuned), sum(t.get("launches", 0) for t in tuned))
+            if tuned else "-", md_esc(" ".join(chosen)) or "-", wis.get("from_wisdom", 0),
+            ", %d tuned again" % retuned if retuned else "", "%.3f" % rk if rk else "-", "%.3f" % rw if rw else "-",
+            "%.3f" % ratio if ratio else "-", by))
+    ok = [t for t in rows if t[1]]
+    gm = geomean([1 / t[1] for t in ok])
+    worst = max(ok, key=lambda t: t[1], default=None)
+    slow = [t for t in ok if t[1] > 1.02]
+    L += ["", "Programs whose auto build passed both runs: %d; geometric-mean speedup (original / auto): %s; worst: "
+          "%s." % (len(ok), "%.3fx" % gm if gm else "-",
+                   "%s at %.3f (%s time)" % worst if worst else "-"),
+          "More than 2%% slower than the original: %s." % (
+              ", ".join("%s %.3f (%s)" % t for t in slow) if slow else "none")]
+    if missing:
+        L.append("Without a passing auto build (the original passed): " + ", ".join(missing) + ".")
+    return L
 
 
 def main():
@@ -495,6 +741,9 @@ def main():
     c.add_argument("-j", type=int, default=2)
     c.add_argument("--only", help="comma-separated program names (an earlier results.json in --out is updated)")
     c.add_argument("--no-nvcc", action="store_true", help="skip the nvcc compiles")
+    c.add_argument("--auto", action="store_true", help="also the -factor auto request of each program")
+    c.add_argument("--auto-only", action="store_true",
+                   help="only the -factor auto requests, on the fixed results of an earlier run in --out")
     g = sub.add_parser("gpu-pack")
     g.add_argument("--from", required=True, help="the cpu stage's --out")
     g.add_argument("--to", required=True)

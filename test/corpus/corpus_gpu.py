@@ -21,6 +21,17 @@ Each run records its wall time and, where the program prints kernel times, their
 sum in seconds (the program's kernel_time_regex, group 1 a number of seconds; by
 default every "... time ... NUMBER (us|ms|s)" line).  Writes results.json beside it
 and a copy into $OUT when that is set.  Standard library only.
+
+A program with an "auto" entry (corpus.py cpu --auto: its kernels coarsened with
+tfuse -factor auto in one file) also builds that file linked with the tuning
+runtime (runtime/ in the pack, compiled once to WORK/tune.o; -lcuda) and runs it
+twice with one wisdom file that starts empty and TFUSE_TUNE_REPORT=1: the "tune"
+run (the first launch of each key tunes) and the "wisdom" run, each checked with
+the program's pass criterion (tfuse-tune's report lines other than errors are
+left out of what the criterion reads).  Its outcome is the first run's that did
+not pass, else pass; its run_s and kernel_s are the wisdom run's (one run, as a
+variant's); the keys each run tuned (kernel, grid, block, chosen, tuning ms and
+launches) and the count of decisions read from the wisdom file are recorded.
 """
 
 import argparse
@@ -28,6 +39,7 @@ import concurrent.futures as cf
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -44,6 +56,63 @@ DEFAULT_TIME_RE = r"(?i)time[^\n]*?([0-9]+(?:\.[0-9]*)?(?:e[-+]?[0-9]+)?)\s*\(?(
 UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 CUDA_ERROR_RE = re.compile(r"(?i)cuda error|cudaError|illegal memory access|unspecified launch failure|"
                            r"misaligned address|illegal address|device-side assert|an illegal instruction")
+
+
+TUNE_FILES = ["runtime/src/tune.cpp", "runtime/src/snapshot.h", "runtime/include/tfuse/tune.h",
+              "runtime/include/tfuse/check.h", "runtime/include/tfuse/prelude.h"]
+TUNE_TABLE_RE = re.compile(r"^tfuse-tune: kernel '([^']*)' at (\S+), grid \(([0-9,]+)\) block \(([0-9,]+)\) "
+                           r"smem ([0-9]+), .* \([0-9]+ SMs\)(:?)(.*)$")
+TUNE_CHOSE_RE = re.compile(r"^tfuse-tune:   chose (\S+); tuning took ([0-9.]+) ms and ([0-9]+) launches")
+
+
+def build_tune_obj(nvcc, root, obj):
+    """Compiles the tuning runtime (ROOT/runtime/src/tune.cpp) once into obj; (ok, message)."""
+    os.makedirs(os.path.dirname(obj), exist_ok=True)
+    rc, so, se, _ = run([nvcc, "-O3", "-std=c++17", "-c", os.path.join(root, TUNE_FILES[0]), "-o", obj], 600)
+    return rc == 0, (so + se)[-2000:]
+
+
+def auto_compile(cmd, obj):
+    """A program's compile line for its -factor auto file: the tuning runtime's object beside {src}, and -lcuda."""
+    return cmd.replace("{src}", "{src} " + shlex.quote(obj), 1) + " -lcuda"
+
+
+def tune_lines(text):
+    return [l for l in text.splitlines() if l.startswith("tfuse-tune: ")]
+
+
+def without_tune_report(text):
+    """text without the tuning runtime's report lines (their words, 'failed' in a disqualified candidate's
+    status say, must not count against the program's own pass criterion); its errors stay."""
+    return "\n".join(l for l in text.splitlines() if not l.startswith("tfuse-tune: ") or
+                     l.startswith("tfuse-tune: error:"))
+
+
+def parse_tune(text):
+    """What one run's TFUSE_TUNE_REPORT=1 lines say: the keys it tuned, the decisions it read from the wisdom
+    file, and its other messages (not tuned, warnings)."""
+    res = {"tuned": [], "from_wisdom": 0, "notes": []}
+    cur = None
+    for l in tune_lines(text):
+        m = TUNE_TABLE_RE.match(l)
+        if m and m.group(6) == ":" and m.group(7) == "":
+            cur = {"kernel": m.group(1), "site": m.group(2), "grid": m.group(3), "block": m.group(4),
+                   "smem": int(m.group(5))}
+            continue
+        if m and "from the wisdom file" in m.group(7):
+            res["from_wisdom"] += 1
+            continue
+        m = TUNE_CHOSE_RE.match(l)
+        if m:
+            k = dict(cur or {})
+            k.update({"chosen": m.group(1), "tune_ms": float(m.group(2)), "launches": int(m.group(3))})
+            res["tuned"].append(k)
+            cur = None
+            continue
+        if cur is None and not l.startswith("tfuse-tune:   "):
+            res["notes"].append(l[len("tfuse-tune: "):][:300])
+    res["notes"] = res["notes"][:10]
+    return res
 
 
 def kernel_seconds(p, stdout):
@@ -112,7 +181,14 @@ def main():
     except OSError:
         gpu = "?"
 
-    def job(p, f, key, reps):
+    tune_obj = os.path.join(work, "tune.o")
+    tune_ok, tune_msg = True, ""
+    if any(p.get("auto") for p in pack["programs"]):
+        tune_ok, tune_msg = build_tune_obj(nvcc, HERE, tune_obj)
+        if not tune_ok:
+            print("corpus_gpu: the tuning runtime did not compile: %s" % tune_msg[-500:], flush=True)
+
+    def job(p, f, key, reps, auto=False):
         sp = os.path.join(work, key.replace("/", "__") + ".json")
         if os.path.exists(sp):
             return key, json.load(open(sp))
@@ -120,34 +196,56 @@ def main():
             return key, {"outcome": "not-run"}
         pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
         exe = os.path.join(work, key.replace("/", "__") + ".bin")
-        cmd = p["compile"].replace("{src}", f).replace("{exe}", exe)
+        cmd = auto_compile(p["compile"], tune_obj) if auto else p["compile"]
+        cmd = cmd.replace("{src}", f).replace("{exe}", exe)
         if nvcc != "nvcc":
             cmd = re.sub(r"^nvcc\b", nvcc, cmd)
-        rc, so, se, dt = run(["bash", "-c", cmd], 600, cwd=pdir)
+        if auto and not tune_ok:
+            rc, so, se, dt = 1, "", "the tuning runtime did not compile: " + tune_msg, 0.0
+        else:
+            rc, so, se, dt = run(["bash", "-c", cmd], 600, cwd=pdir)
+        env = None
+        if auto:  # the tune run, then the wisdom run: one wisdom file, empty at first
+            wisdom = os.path.join(work, key.replace("/", "__") + ".wisdom")
+            if os.path.exists(wisdom):
+                os.remove(wisdom)
+            env = dict(os.environ, TFUSE_WISDOM=wisdom, TFUSE_TUNE_REPORT="1")
         if rc != 0:
             res = {"outcome": "compile-failed", "detail": (so + se)[-2000:], "compile_s": round(dt, 1)}
         else:
             res = {"compile_s": round(dt, 1), "runs": []}
-            for _ in range(reps):
+            for i in range(reps):
                 with gate:
                     if late():
                         break
                     rrc, rso, rse, rdt = run(["bash", "-c", p["run"].replace("{exe}", exe)],
-                                             a.timeout or p.get("timeout") or 30, cwd=pdir)
-                res["runs"].append({"rc": rrc, "run_s": round(rdt, 4), "kernel_s": kernel_seconds(p, rso),
-                                    "outcome": outcome(p, rrc, rso, rse)})
+                                             a.timeout or p.get("timeout") or 30, cwd=pdir, env=env)
+                rep = {"rc": rrc, "run_s": round(rdt, 4), "kernel_s": kernel_seconds(p, rso)}
+                if auto:
+                    rep["phase"] = ("tune", "wisdom")[min(i, 1)]
+                    rep["tune"] = parse_tune(rse)
+                    res["tune_log_" + rep["phase"]] = "\n".join(tune_lines(rse))[-3000:]
+                    rse = without_tune_report(rse)
+                rep["outcome"] = outcome(p, rrc, rso, rse)
+                res["runs"].append(rep)
                 res.update({"stdout": rso[-1500:], "stderr": rse[-800:]})
                 if res["runs"][-1]["outcome"] != "pass":
                     break
-            if not res["runs"]:
+            if not res["runs"] or auto and len(res["runs"]) < reps and res["runs"][-1]["outcome"] == "pass":
                 return key, {"outcome": "not-run"}
             last = res["runs"][-1]
             res["outcome"] = last["outcome"]
             res["run_s"] = min(r["run_s"] for r in res["runs"])
             ks = [r["kernel_s"] for r in res["runs"] if r["kernel_s"]]
             res["kernel_s"] = min(ks) if ks else None
+            if auto:  # the steady state: the wisdom run alone, timed as a variant's one run
+                res["run_s"], res["kernel_s"] = last["run_s"], last["kernel_s"]
+                res["tune_run_s"], res["tune_kernel_s"] = res["runs"][0]["run_s"], res["runs"][0]["kernel_s"]
+                res["tune"] = res["runs"][0]["tune"]
+                res["wisdom"] = last["tune"] if len(res["runs"]) > 1 else None
             if res["outcome"] != "pass":
-                res["detail"] = "rc=%s %s %s" % (last["rc"], rso[-300:].strip(), rse[-300:].strip())
+                res["detail"] = "rc=%s %s%s %s" % (last["rc"], "%s run: " % last["phase"] if auto else "",
+                                                   rso[-300:].strip(), rse[-300:].strip())
             try:
                 os.remove(exe)
             except OSError:
@@ -159,6 +257,9 @@ def main():
 
     jobs = [(p, p["file"], p["name"] + "/original", 2) for p in pack["programs"]]
     jobs += [(p, v["file"], p["name"] + "/" + v["file"], 1) for p in pack["programs"] for v in p["variants"]]
+    jobs += [(p, p["auto"]["file"], p["name"] + "/" + p["auto"]["file"], 2, True) for p in pack["programs"]
+             if p.get("auto")]
+    autokeys = {j[2] for j in jobs if len(j) > 4}
     print("corpus_gpu: %d programs, %d builds, nvcc %s, -j %d, --run-j %d, GPU %s" % (
         len(pack["programs"]), len(jobs), nvcc, a.j, a.run_j, gpu), flush=True)
     runs = {}
@@ -182,7 +283,7 @@ def main():
         shutil.copy(os.path.join(HERE, "results.json"), os.path.join(os.environ["OUT"], "results.json"))
     counts = {}
     for k, r in runs.items():
-        kind = "original" if k.endswith("/original") else "variant"
+        kind = "original" if k.endswith("/original") else "auto" if k in autokeys else "variant"
         counts.setdefault(kind, {}).setdefault(r["outcome"], 0)
         counts[kind][r["outcome"]] += 1
     print("corpus_gpu: %.0f s; %s; noise %s" % (time.time() - t0, json.dumps(counts), json.dumps(noise)))

@@ -45,10 +45,10 @@ NVCC_FLAGS = ["-O3", "-arch=sm_90", "-fmad=false"]
 NA_MESSAGE = "which is not a multiple of the coarsening factor"
 
 
-def run(cmd, timeout, cwd=None):
+def run(cmd, timeout, cwd=None, env=None):
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, cwd=cwd, env=env)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), \
             time.time() - t0
     except subprocess.TimeoutExpired as e:

@@ -12,9 +12,10 @@
  *   if (t.tuning()) { t.track(ptr_arg, "name"); ...; t.tune(launch); }
  *   launch(t.choice());
  *
- * Tune picks the candidate for the launch's key (kernel, HASH of the
- * variants' source, grid, block, dynamic shared size, device name and SM
- * count): a decision already taken in this process (one test when the site
+ * Tune picks the candidate for the launch's key (kernel, with the
+ * enclosing function's instantiation where the launch depends on a host
+ * template's parameters, HASH of the variants' source, grid, block,
+ * dynamic shared size, device name and SM count): a decision already taken in this process (one test when the site
  * sees the same key again), else one from the wisdom file, else it tunes:
  * the launch snapshots the allocations of its writable pointer arguments,
  * runs and times every candidate on them (restored before each run) and
@@ -42,13 +43,17 @@ typedef struct {
   const char *label;
 } tfuse_tune_cand;
 
-/* One launch site.  The emitted code fills the first six fields; the rest
- * is the runtime's, zero at start: the last key seen here and its choice. */
+/* One launch site.  The emitted code fills the first six or seven fields;
+ * the rest is the runtime's, zero at start: the last key seen here and its
+ * choice. */
 typedef struct {
   const char *kernel, *hash, *site;
   int ncand;
   const tfuse_tune_cand *cand;
   const char *untunable; /* why the kernel must not be tuned, or 0 */
+  const char *instance;  /* a launch in a host template whose kernel depends on the template's parameters: the
+                            enclosing function's __PRETTY_FUNCTION__, so that each instantiation has its own key;
+                            or 0 */
   int cached;            /* 1: last_* hold a decision */
   int last_choice, last_device;
   unsigned int last_shape[6];

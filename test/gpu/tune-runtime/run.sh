@@ -15,7 +15,10 @@
 #   - pageable host memory argument, and a launch under CUDA graph capture:
 #     not tuned, said once, results right;
 #   - 4 processes tuning at once into one wisdom file: each right, the file
-#     whole.
+#     whole;
+#   - one site in a host template with __PRETTY_FUNCTION__ (a launch whose
+#     kernel depends on the template's parameters), for float and int: one
+#     key each, tuned once each, two wisdom lines; again: both from the file.
 # Prints `tune-runtime: PASS` or `tune-runtime: FAIL (reason)` last.
 # usage: bash test/gpu/tune-runtime/run.sh   env: NVCC, KEEP=1, EXE=prebuilt binary
 set -u
@@ -99,4 +102,15 @@ for i in 1 2 3 4; do
   has conc$i '^results OK$'
 done
 [ "$(head -n 1 "$work/w.conc")" = "tfuse-wisdom 1" ] && [ "$(wc -l <"$work/w.conc")" = 2 ] || fail "concurrent wisdom file"
+W=$work/w.inst
+run inst TFUSE_WISDOM="$W" TFUSE_TUNE_REPORT=1 -- instances
+has inst '^instances OK$'
+count inst "^tfuse-tune: kernel 'ik in [^']*T = float[^']*' at tune-runtime.cu:117, grid \(16384,1,1\) block \(256,1,1\)" 1
+count inst "^tfuse-tune: kernel 'ik in [^']*T = int[^']*' at tune-runtime.cu:117, grid \(16384,1,1\) block \(256,1,1\)" 1
+count inst '^tfuse-tune:   chose ' 2
+[ "$(wc -l <"$W")" = 3 ] || fail "instances: not 2 wisdom lines"
+run inst2 TFUSE_WISDOM="$W" TFUSE_TUNE_REPORT=1 -- instances
+has inst2 '^instances OK$'
+count inst2 "^tfuse-tune: kernel 'ik in .*, from the wisdom file" 2
+hasnt inst2 'chose'
 echo "tune-runtime: PASS"

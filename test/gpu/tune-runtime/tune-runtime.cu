@@ -8,11 +8,16 @@
  *                  1000 one ulp up: it must be disqualified (bitwise), and
  *                  with TFUSE_CHECK_ULP=1 it qualifies and wins
  *   4 thread.x:3   cannot divide the block of 256: skipped, never launched
- * usage: tune-runtime basic|host|graph
+ * usage: tune-runtime basic|host|graph|instances
  *   basic  two launches, then compares out with the CPU's result and prints
  *          "results OK" or "results differ at N element(s)"
  *   host   a writable argument in pageable host memory: not tuned
- *   graph  the launch captured into a CUDA graph, then the graph run */
+ *   graph  the launch captured into a CUDA graph, then the graph run
+ *   instances  one site in a host template (as tfuse emits a launch whose
+ *          kernel depends on the template's parameters: the site carries
+ *          __PRETTY_FUNCTION__), instantiated for float and int, each
+ *          launched twice with the same shape: two keys, each tuned once;
+ *          prints "instances OK" when both results are right */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -94,6 +99,46 @@ static void run_hk(float *out, int n) {
   launch(t.choice());
 }
 
+template <int K, typename T>
+__global__ void ik(unsigned int grid_x, T *out, int n) {
+  for (int r = 0; r < K; r++) {
+    unsigned int b = blockIdx.x * K + r;
+    if (b >= grid_x)
+      break;
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < n)
+      out[i] = (T)(i % 1000);
+  }
+}
+
+template <typename T> static void run_inst(T *out, int n) {
+  const dim3 g((n + BLOCK - 1) / BLOCK), b(BLOCK);
+  static const tfuse_tune_cand cands[] = {{0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}};
+  static tfuse_tune_site site = {"ik", "0000000000000003", "tune-runtime.cu:117", 2, cands, 0, __PRETTY_FUNCTION__};
+  auto launch = [&](int c) {
+    if (c == 1)
+      ik<2, T><<<::tfuse_rt::coarsen_grid(g, 0, 2u), b>>>(g.x, out, n);
+    else
+      ik<1, T><<<g, b>>>(g.x, out, n);
+  };
+  ::tfuse_rt::Tune t(&site, g, b, 0, 0);
+  if (t.tuning()) {
+    t.track(out, "out");
+    t.tune(launch);
+  }
+  launch(t.choice());
+}
+
+template <typename T> static int check_inst(const T *dev, int n) {
+  std::vector<T> h(n);
+  if (cudaMemcpy(h.data(), dev, n * sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
+    return n;
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += h[i] != (T)(i % 1000);
+  return bad;
+}
+
 #define CK(x)                                                                                          \
   do {                                                                                                 \
     cudaError_t e_ = (x);                                                                              \
@@ -119,6 +164,18 @@ int main(int argc, char **argv) {
     run_hk(p, 0);
     CK(cudaDeviceSynchronize());
     std::printf("host done\n");
+    return 0;
+  }
+  if (!std::strcmp(mode, "instances")) {
+    int *outi;
+    CK(cudaMalloc(&outi, N * sizeof(int)));
+    for (int j = 0; j < 2; j++) {
+      run_inst(out, N);
+      run_inst(outi, N);
+    }
+    CK(cudaDeviceSynchronize());
+    int bad = check_inst(out, N) + check_inst(outi, N);
+    std::printf(bad ? "instances: results differ at %d element(s)\n" : "instances OK\n", bad);
     return 0;
   }
   if (!std::strcmp(mode, "graph")) {
