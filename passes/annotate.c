@@ -191,8 +191,8 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
     j += 6;
     while (j < eol && (t[j] == ' ' || t[j] == '\t'))
       j++;
-    if (!is_word(t + j, "tfuse", 5))
-      continue;
+    if (!is_word(t + j, "tfuse", 5) || unit_is_skipped(u, b))
+      continue; /* not a tfuse pragma, or in a branch the preprocessor skipped */
     Pragma *pr = arena_alloc(sizeof *pr);
     pr->off = b;
     pr->len = eol - b;

@@ -1164,16 +1164,17 @@ static void plan_shared_probe(Fuse *F, Node *body) {
     if (s->is_extern)
       continue;
     replicated |= s->varying;
+    int copies = ngroups(F, sym_dims(F, s)); /* one replica per index along the dimensions it varies along */
     if (s->bytes >= 0) {
-      known += s->bytes * ngroups(F, sym_dims(F, s)); /* a replica per copy (per index along its own dimensions) */
+      known += s->bytes * copies;
       continue;
     }
     if (!s->type_text || !(body->begin <= s->decl_off && s->decl_off < body->end)) {
       anchor = NULL; /* cannot be spelled here: left to ptxas */
       break;
     }
-    if (s->varying)
-      buf_printf(&e, "%d * sizeof(%s) + ", ngroups(F, sym_dims(F, s)), s->type_text);
+    if (copies > 1)
+      buf_printf(&e, "%d * sizeof(%s) + ", copies, s->type_text);
     else
       buf_printf(&e, "sizeof(%s) + ", s->type_text);
     if (!anchor || s->decl_off > anchor->decl_off)

@@ -276,9 +276,16 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   return true;
 }
 
-/* After a kernel's name at `off`: the offset of the `<<<` that follows it,
- * past template arguments (`k<T, 4><<<`), or 0 if no launch follows. */
-static unsigned launch_chevrons(const Source *src, unsigned off) {
+/* "file.cu:LINE" of a launch, for the runtimes' messages. */
+static char *launch_site(const Source *src, unsigned off) {
+  const char *path;
+  int line, col;
+  source_locate(src, off, &path, &line, &col);
+  const char *slash = strrchr(path, '/');
+  return arena_printf("%s:%d", slash ? slash + 1 : path, line);
+}
+
+unsigned launch_chevrons(const Source *src, unsigned off) {
   const char *t = src->text;
   unsigned p = source_skip_space(src, off);
   if (p < src->len && t[p] == '<' && strncmp(t + p, "<<<", 3) != 0) {
@@ -441,11 +448,7 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
   int np = launch_parts(u, call, k, &cb, &ce, parts);
   if (!np)
     return false;
-  int line, col;
-  source_linecol(src, call->begin, &line, &col);
-
-  const char *slash = strrchr(src->path, '/');
-  char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+  char *site = launch_site(src, call->begin);
   if (check && call->launch_in_macro_arg) {
     error_at(call->begin, "-check cannot route a launch of '%s' written in a macro's argument; expand the macro "
                           "by hand", k->sym->name);
@@ -572,10 +575,7 @@ static bool pointer_dispatch(Unit *u, Node *call, Vec *targets, EditList *el) {
   unsigned lp = ce + 3;
   while (lp < call->end && t[lp] != '(')
     lp++;
-  int line, col;
-  source_linecol(src, call->begin, &line, &col);
-  const char *slash = strrchr(src->path, '/');
-  char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+  char *site = launch_site(src, call->begin);
   const char *ind = source_indent(src, call->begin);
 
   Buf b = {0};
@@ -616,9 +616,7 @@ static void pointer_targets(const Node *call, Vec *kernels, Vec *out) {
   }
 }
 
-/* Skips a comment or a literal starting at i; returns the offset after it,
- * or i if none starts there. */
-static size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
+size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
   if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
     while (i < len && t[i] != '\n')
       i++;
@@ -639,6 +637,7 @@ static size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
   return i;
 }
 
+
 /* The text's own word for it: every `NAME<<<` or `NAME<...><<<` of a
  * coarsened kernel in the file must be a launch that was rewritten.  One
  * that is not (in a host template whose arguments clang leaves dependent,
@@ -647,8 +646,9 @@ static size_t skip_comment_or_literal(const char *t, size_t len, size_t i) {
  * thread mode a kernel with no launch in the file is refused for the same
  * reason; in block mode its signature changes, so a launch elsewhere no
  * longer compiles, and a warning says so. */
-/* Whether offset `off` lies in a #define directive (continued lines too). */
-static bool in_define(const Source *src, unsigned off) {
+/* The offset of the #define directive that offset `off` lies in (continued
+ * lines too), or ~0u if none. */
+static unsigned define_start(const Source *src, unsigned off) {
   const char *t = src->text;
   unsigned b = off;
   for (;;) {
@@ -662,11 +662,11 @@ static bool in_define(const Source *src, unsigned off) {
   while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
     b++;
   if (b >= src->len || t[b] != '#')
-    return false;
-  b++;
+    return ~0u;
+  unsigned hash = b++;
   while (b < src->len && (t[b] == ' ' || t[b] == '\t'))
     b++;
-  return !strncmp(t + b, "define", 6);
+  return !strncmp(t + b, "define", 6) ? hash : ~0u;
 }
 
 static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
@@ -705,7 +705,8 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
         launches++;
       } else if (other) {
         /* not ours */
-      } else if (in_define(u->src, (unsigned)i) && !macro_uses_may_launch(u, k)) {
+      } else if (define_start(u->src, (unsigned)i) != ~0u &&
+                 !macro_uses_may_launch(u, k, define_start(u->src, (unsigned)i), (unsigned)i)) {
         /* a #define whose uses were all expanded (macros.c) */
       } else {
         error_at((unsigned)i, "launch of coarsened kernel '%s' that tfuse cannot rewrite (in a template it "
@@ -906,10 +907,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       continue;
     }
     char *callee = arena_strndup(t + call->begin, cb - 3 - call->begin);
-    int line, col;
-    source_linecol(src, call->begin, &line, &col);
-    const char *slash = strrchr(src->path, '/');
-    char *site = arena_printf("%s:%d", slash ? slash + 1 : src->path, line);
+    char *site = launch_site(src, call->begin);
 
     /* Arguments, evaluated once: simple ones as written, others in locals. */
     Node *params[64];

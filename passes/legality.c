@@ -78,8 +78,8 @@ static void check_call(Legal *L, Node *site, Node *call, Sym *in);
 static unsigned kernel_start(const Kernel *k) { return k->annotated ? k->pragma_off : k->fn->begin; }
 
 /* Why a helper that reads a changed builtin cannot be cloned per copy, or
- * NULL when fuse.c can emit its clone (its text is the file's, before the
- * kernel, and it is a free function). */
+ * NULL when fuse.c can emit its clone (its text is the project's, seen
+ * before the kernel, and it is a free function). */
 static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi) {
   Node *d = fn->fn_decl;
   if (bi->bi_dim < 0)
@@ -89,9 +89,12 @@ static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi)
            "value as an argument instead";
   if (fn->is_method)
     return "tfuse does not clone member functions per copy; pass the value as an argument instead";
-  if (d->end > kernel_start(L->k))
-    return "tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the "
-           "kernel";
+  if (!unit_precedes(L->u, d->end - 1, kernel_start(L->k)))
+    return source_file_at(L->u->src, d->begin) == source_file_at(L->u->src, kernel_start(L->k))
+               ? "tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the "
+                 "kernel"
+               : "tfuse puts its per-copy clone before the kernel, but the kernel's file does not include the "
+                 "helper's before it; include it before the kernel, or pass the value as an argument instead";
   return NULL;
 }
 

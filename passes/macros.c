@@ -2,10 +2,11 @@
  * that hide a name tfuse must rewrite.
  *
  * Contract: requires the parsed unit (Unit.macros, Unit.macro_uses from
- * parse.c) and the chosen kernels; provides the main file's text with those
- * uses replaced by their expansion, or NULL when there is nothing to expand.
- * The driver then parses that text instead of the file's, so every later
- * pass sees the names in the kernel's own text.
+ * parse.c) and the chosen kernels; provides, for each file of the project
+ * holding such uses, its text with them replaced by their expansion
+ * (Project.texts).  The driver then parses the project again with those
+ * texts in place of the files', so every later pass sees the names in the
+ * kernel's own text, and each location still names its own file.
  *
  * tfuse rewrites source text: `blockIdx.x` spelled in a macro's body
  * (`#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`) has no text at
@@ -17,6 +18,9 @@
  * preprocessor's output would not merge either. A body with `#` or `##`, a
  * macro whose definition tfuse has not seen, or arguments that do not match
  * leave the use as it is (legality then refuses what it must, as before).
+ * A use sees the macros of its own translation unit (input); a use in a
+ * header is expanded once per input that includes it, and replaced only
+ * when every input expands it to the same text.
  *
  *   int i = IDX;   ->   int i = (blockIdx.x * blockDim.x + threadIdx.x);
  */
@@ -43,13 +47,22 @@ static void push(Toks *o, char *t) {
   o->t[o->n++] = t;
 }
 
-/* The one definition of a name; *ambiguous when there are several (a
- * macro #undef'd and defined again: which one a nested use sees depends on
- * where it is, so tfuse does not guess). */
-static Macro *find_macro(Unit *u, const char *name, bool *ambiguous) {
+/* The one definition of a name in translation unit tu; *ambiguous when
+ * there are several (a macro #undef'd and defined again: which one a nested
+ * use sees depends on where it is, so tfuse does not guess). */
+static Macro *find_macro(Unit *u, int tu, const char *name, bool *ambiguous) {
   Macro *found = NULL;
   *ambiguous = false;
-  for (int i = 0; i < u->macros.len; i++) {
+  /* parse.c reads the translation units in turn: u->macros is by tu. */
+  int lo = 0, hi = u->macros.len;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (((Macro *)u->macros.items[mid])->tu < tu)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (int i = lo; i < u->macros.len && ((Macro *)u->macros.items[i])->tu == tu; i++) {
     Macro *m = u->macros.items[i];
     if (!strcmp(m->name, name)) {
       if (found)
@@ -78,8 +91,11 @@ static bool hidden(const Hide *h, const char *name) {
  * whether a macro body (not an argument) named one of them or a builtin. */
 typedef struct {
   Unit *u;
+  int tu; /* the use's translation unit: the macros it sees */
   const Vec *names;
   bool needed;
+  unsigned watch; /* a definition's Macro.def_at (~0u: none)... */
+  bool watched;   /* ...that the expansion went through */
 } MX;
 
 static bool is_builtin_name(const char *t) {
@@ -131,6 +147,7 @@ static bool collect_args(char **in, int n, int *i, int *ab, int *ae, int *nargs,
 
 /* One use of m at in[*i] (its name); appends the expansion to out. */
 static bool expand_use(MX *x, Macro *m, char **in, int n, int *i, Hide *hide, Toks *out, int depth) {
+  x->watched |= m->def_at != ~0u && m->def_at == x->watch;
   for (int b = 0; b < m->nbody; b++)
     if (!strcmp(m->body[b], "#") || !strcmp(m->body[b], "##"))
       return false;
@@ -188,7 +205,7 @@ static bool expand(MX *x, char **in, int n, Hide *hide, Toks *out, int depth) {
     return false;
   for (int i = 0; i < n;) {
     bool ambiguous = false;
-    Macro *m = is_ident(in[i]) && !hidden(hide, in[i]) ? find_macro(x->u, in[i], &ambiguous) : NULL;
+    Macro *m = is_ident(in[i]) && !hidden(hide, in[i]) ? find_macro(x->u, x->tu, in[i], &ambiguous) : NULL;
     if (ambiguous)
       return false;
     if (m && (!m->func_like || (i + 1 < n && !strcmp(in[i + 1], "(")))) {
@@ -233,10 +250,10 @@ static bool glued(const char *a, const char *b) {
   return a_ends_name && (is_one_of(b, member) || (!strcmp(b, "[") || (is_ident(a) && !strcmp(b, "("))));
 }
 
-/* Whether a token names a macro (which could hide anything). */
-static bool find_macro_named(Unit *u, const char *t) {
+/* Whether a token names a macro of translation unit tu (which could hide anything). */
+static bool find_macro_named(Unit *u, int tu, const char *t) {
   bool ambiguous;
-  return is_ident(t) && find_macro(u, t, &ambiguous) != NULL;
+  return is_ident(t) && find_macro(u, tu, t, &ambiguous) != NULL;
 }
 
 static bool is_coarsened_name(const char *t, Vec *kernels) {
@@ -264,18 +281,47 @@ static bool launches_in(const Toks *t, Vec *kernels) {
 
 static int by_begin(const void *a, const void *b) {
   const Repl *x = *(Repl *const *)a, *y = *(Repl *const *)b;
-  return x->begin < y->begin ? -1 : x->begin > y->begin;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* A use in a header has one MacroUse per input that includes it: its
+ * replacements (sorted, from repl[i]) stand only if every one of them has
+ * one, all of the same text; else none does.  Returns the index after them. */
+static int agree(Unit *u, Vec *repl, int i) {
+  Repl *r = repl->items[i];
+  int j = i + 1;
+  bool same = true;
+  for (; j < repl->len; j++) {
+    Repl *o = repl->items[j];
+    if (o->begin != r->begin || o->end != r->end)
+      break;
+    same &= !strcmp(o->text, r->text);
+  }
+  int uses = 0;
+  for (int m = 0; m < u->macro_uses.len; m++) {
+    MacroUse *mu = u->macro_uses.items[m];
+    uses += mu->begin == r->begin && mu->end == r->end;
+  }
+  if (!same || uses != j - i)
+    r->text = NULL;
+  return j;
 }
 
 /* The whole expansion of one use into *out; *needed: a macro body (not an
- * argument) named one of `names` or a builtin. False if it cannot be
- * expanded. */
-static bool expand_whole(Unit *u, MacroUse *mu, const Vec *names, Toks *out, bool *needed) {
+ * argument) named one of `names` or a builtin; *watched (if not NULL): it
+ * went through the definition whose name is at `watch`.  False if it cannot
+ * be expanded. */
+static bool expand_whole(Unit *u, MacroUse *mu, const Vec *names, Toks *out, bool *needed, unsigned watch,
+                         bool *watched) {
   Hide hide = {0};
-  MX x = {.u = u, .names = names};
+  MX x = {.u = u, .tu = mu->tu, .names = names, .watch = watch};
   int at = 0;
   bool ok = expand_use(&x, mu->macro, mu->tok, mu->ntok, &at, &hide, out, 0) && at == mu->ntok;
   *needed = x.needed;
+  if (watched)
+    *watched = x.watched;
   return ok;
 }
 
@@ -292,8 +338,7 @@ static void add_replacement(Vec *repl, const MacroUse *mu, const Toks *out) {
   vec_push(repl, r);
 }
 
-char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
-  const Source *src = u->src;
+bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
   Vec repl = {0};
   for (int k = 0; k < kernels->len; k++) {
     Kernel *kn = kernels->items[k];
@@ -315,7 +360,7 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
         continue;
       Toks out = {0};
       bool needed;
-      if (!expand_whole(u, mu, &names, &out, &needed))
+      if (!expand_whole(u, mu, &names, &out, &needed, ~0u, NULL))
         continue;
       /* A builtin in a macro's argument is out of reach too: clang reports
        * its location in the macro (blockIdx.x is a property access whose
@@ -344,52 +389,90 @@ char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len) {
       continue;
     Toks out = {0};
     bool needed;
-    if (expand_whole(u, mu, &knames, &out, &needed) && needed && launches_in(&out, kernels))
+    if (expand_whole(u, mu, &knames, &out, &needed, ~0u, NULL) && needed && launches_in(&out, kernels))
       add_replacement(&repl, mu, &out);
   }
   vec_free(&knames);
   if (repl.len == 0) {
     vec_free(&repl);
-    return NULL;
+    return false;
   }
   qsort(repl.items, (size_t)repl.len, sizeof(void *), by_begin);
-  Buf b = {0};
-  unsigned at = 0;
-  for (int i = 0; i < repl.len; i++) {
+  Vec agreed = {0};
+  for (int i = 0; i < repl.len;) {
     Repl *r = repl.items[i];
-    if (r->begin < at)
-      continue;
-    buf_add(&b, src->text + at, r->begin - at);
-    buf_puts(&b, r->text);
-    at = r->end;
+    i = agree(u, &repl, i);
+    if (r->text)
+      vec_push(&agreed, r);
   }
-  buf_add(&b, src->text + at, src->len - at);
-  char *text = arena_strndup(b.data, b.len);
-  *len = b.len;
-  buf_free(&b);
+  /* Each file's new text, from the replacements that lie in it. */
+  bool any = false;
+  int at_repl = 0;
+  const Source *whole = u->src;
+  int nfiles = whole->parts.len ? whole->parts.len : 1;
+  for (int f = 0; f < nfiles; f++) {
+    const Source *file = whole->parts.len ? whole->parts.items[f] : whole;
+    unsigned base = whole->parts.len ? file->base : 0;
+    Buf b = {0};
+    unsigned at = 0; /* in the file */
+    bool changed = false;
+    for (; at_repl < agreed.len; at_repl++) {
+      Repl *r = agreed.items[at_repl];
+      if (source_file_at(whole, r->begin) != file)
+        break; /* the next file's */
+      if (r->begin < base + at)
+        continue;
+      buf_add(&b, file->text + at, r->begin - base - at);
+      buf_puts(&b, r->text);
+      at = r->end - base;
+      changed = true;
+    }
+    if (changed) {
+      buf_add(&b, file->text + at, file->len - at);
+      Source *t = arena_alloc(sizeof *t);
+      const char *real = path_real(file->path);
+      source_set_text(t, real ? real : file->path, b.data ? b.data : "", b.len);
+      bool again = false; /* a file's newer text replaces the older */
+      for (int i = 0; i < texts->len; i++)
+        if (!strcmp(((Source *)texts->items[i])->path, t->path)) {
+          texts->items[i] = t;
+          again = true;
+        }
+      if (!again)
+        vec_push(texts, t);
+      any = true;
+    }
+    buf_free(&b);
+  }
+  vec_free(&agreed);
   vec_free(&repl);
-  return text;
+  return any;
 }
 
-bool macro_uses_may_launch(Unit *u, Kernel *k) {
-  Vec one = {0};
-  vec_push(&one, k);
+bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at) {
+  /* The macro the directive defines: its name is the directive's first. */
+  Macro *d = NULL;
+  for (int i = 0; i < u->macros.len && !d; i++) {
+    Macro *m = u->macros.items[i];
+    if (m->def_at != ~0u && directive < m->def_at && m->def_at <= at)
+      d = m;
+  }
+  if (!d)
+    return true;
   Vec none = {0};
   bool may = false;
   for (int i = 0; i < u->macro_uses.len && !may; i++) {
     MacroUse *mu = u->macro_uses.items[i];
     Toks out = {0};
     bool needed;
-    if (expand_whole(u, mu, &none, &out, &needed)) {
-      may = launches_in(&out, &one);
-      continue;
-    }
-    /* Not expanded: it may launch k if its name is anywhere near. */
+    if (expand_whole(u, mu, &none, &out, &needed, d->def_at, &may))
+      continue; /* may: its expansion goes through d, whose body launches k */
+    /* Not expanded: it may launch k if d's or k's name is anywhere near. */
+    may = mu->macro->def_at == d->def_at;
     for (int b = 0; b < mu->macro->nbody && !may; b++)
-      may = !strcmp(mu->macro->body[b], k->sym->name) || find_macro_named(u, mu->macro->body[b]);
+      may = !strcmp(mu->macro->body[b], k->sym->name) || find_macro_named(u, mu->tu, mu->macro->body[b]);
     for (int t = 0; t < mu->ntok && !may; t++)
-      may = !strcmp(mu->tok[t], k->sym->name);
+      may = !strcmp(mu->tok[t], k->sym->name) || !strcmp(mu->tok[t], d->name);
   }
-  vec_free(&one);
   return may;
 }

@@ -1,11 +1,17 @@
-/* parse: runs libclang on the input and builds tfuse's own syntax tree.
+/* parse: runs libclang on the inputs and builds tfuse's own syntax tree.
  *
- * Contract: requires a loaded Source; provides Unit.functions (every
- * function defined in the main file, as N_FUNC trees), Unit.fn_decls (the
- * prototypes), Unit.launches (every `k<<<...>>>(...)` call) and one Sym per
- * declaration.  This is the only file that sees libclang's CX* types: the
- * other passes work on Node and Sym.  Parse errors are the compiler's own
- * diagnostics, forwarded with their location.
+ * Contract: requires the Project's inputs (project_open); provides the
+ * project's files (the inputs, then the headers they include from under the
+ * root that are not system headers) and their text end to end, which every
+ * offset of a Node or Sym is in; Unit.functions (every function defined in
+ * those files, as N_FUNC trees), Unit.fn_decls (the prototypes),
+ * Unit.launches (every `k<<<...>>>(...)` call) and one Sym per declaration.
+ * Each input is its own translation unit; a header several inputs include
+ * is imported once, from the first, and symbols are shared by USR, so a
+ * kernel of a header and its launches in two inputs meet.  This is the
+ * only file that sees libclang's CX* types (with tool/compdb.c): the other
+ * passes work on Node and Sym.  Parse errors are the compiler's own
+ * diagnostics, forwarded with their location, once each.
  *
  * CUDA is parsed host-side (--cuda-host-only): device function bodies are
  * still fully analysed by clang, and the launches exist only on the host
@@ -14,17 +20,45 @@
 #include "tfuse.h"
 
 #include <clang-c/Index.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A file of the project that a translation unit includes, and where: the
+ * #include in the input that brings it in (directly or not). */
+typedef struct {
+  const char *real; /* its real path (while the files are found) */
+  Source *file;
+  unsigned at;      /* the #include's offset, in the input's text, then in the project's */
+} Reach;
+
+/* A file libclang names, and the project's file it is (NULL: none). */
+typedef struct {
+  CXFile file;
+  Source *src;
+} FileSlot;
+
 typedef struct {
   CXIndex index;
-  CXTranslationUnit tu;
-  CXFile main_file;
-  /* USR -> Sym, open addressing. */
+  CXTranslationUnit *tus; /* one per input */
+  int ntus;
+  int cur;                /* the translation unit being read */
+  Project *project;
+  Vec reals;              /* char*: the real path of each of project->files */
+  /* Per translation unit: the project's files it includes (Reach*, the
+   * input first), and the ranges its preprocessor skipped in them
+   * (unsigned[2], project offsets). */
+  Vec *tu_files, *tu_skipped;
+  /* CXFile -> project file, for the current translation unit (open addressing). */
+  FileSlot *files;
+  size_t fcap, fcount;
+  /* Offsets of the declarations imported, so that a header's are imported once. */
+  unsigned *seen;
+  size_t scap, scount;
+  /* USR -> Sym, open addressing: one table for all translation units. */
   Sym **table;
   size_t cap, count;
   Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
@@ -63,13 +97,97 @@ static char *take_string(CXString s) {
   return r;
 }
 
+static size_t hash_ptr(const void *p) { return (size_t)(uintptr_t)p * 11400714819323198485u; }
+
+static const char *real_path(const char *path) {
+  const char *r = path_real(path);
+  return r ? r : arena_strdup(path);
+}
+
+/* The project's file that libclang's file f is, or NULL. */
+static Source *file_src(Impl *im, CXFile f) {
+  if (!f)
+    return NULL;
+  if (im->fcount * 2 >= im->fcap) {
+    size_t ncap = im->fcap ? im->fcap * 2 : 256;
+    FileSlot *nt = calloc(ncap, sizeof *nt);
+    for (size_t i = 0; i < im->fcap; i++) {
+      if (!im->files[i].file)
+        continue;
+      size_t j = hash_ptr(im->files[i].file) & (ncap - 1);
+      while (nt[j].file)
+        j = (j + 1) & (ncap - 1);
+      nt[j] = im->files[i];
+    }
+    free(im->files);
+    im->files = nt;
+    im->fcap = ncap;
+  }
+  size_t j = hash_ptr(f) & (im->fcap - 1);
+  while (im->files[j].file && im->files[j].file != f)
+    j = (j + 1) & (im->fcap - 1);
+  if (im->files[j].file)
+    return im->files[j].src;
+  CXString name = clang_getFileName(f);
+  const char *real = real_path(clang_getCString(name) ? clang_getCString(name) : "");
+  clang_disposeString(name);
+  Source *src = NULL;
+  for (int i = 0; i < im->reals.len && !src; i++)
+    if (!strcmp(im->reals.items[i], real))
+      src = im->project->files.items[i];
+  im->files[j].file = f;
+  im->files[j].src = src;
+  im->fcount++;
+  return src;
+}
+
+/* Switches to translation unit i: its CXFiles are its own. */
+static void set_tu(Impl *im, int i) {
+  im->cur = i;
+  free(im->files);
+  im->files = NULL;
+  im->fcap = im->fcount = 0;
+}
+
+/* Whether loc (its expansion) lies in a file of the project; *off is then
+ * its offset in the project's text. */
 static bool loc_in_main(Impl *im, CXSourceLocation loc, unsigned *off) {
   CXFile f;
   unsigned o;
   clang_getExpansionLocation(loc, &f, NULL, NULL, &o);
+  Source *src = file_src(im, f);
   if (off)
-    *off = o;
-  return f && clang_File_isEqual(f, im->main_file);
+    *off = src ? src->base + o : o;
+  return src != NULL;
+}
+
+/* Marks a declaration at off imported; false if it already was. */
+static bool first_sight(Impl *im, unsigned off) {
+  if (im->scount * 2 >= im->scap) {
+    size_t ncap = im->scap ? im->scap * 2 : 1024;
+    unsigned *nt = malloc(ncap * sizeof *nt);
+    for (size_t i = 0; i < ncap; i++)
+      nt[i] = ~0u;
+    for (size_t i = 0; i < im->scap; i++) {
+      if (im->seen[i] == ~0u)
+        continue;
+      size_t j = hash_ptr((void *)(uintptr_t)(im->seen[i] + 1)) & (ncap - 1);
+      while (nt[j] != ~0u)
+        j = (j + 1) & (ncap - 1);
+      nt[j] = im->seen[i];
+    }
+    free(im->seen);
+    im->seen = nt;
+    im->scap = ncap;
+  }
+  size_t j = hash_ptr((void *)(uintptr_t)(off + 1)) & (im->scap - 1);
+  while (im->seen[j] != ~0u && im->seen[j] != off)
+    j = (j + 1) & (im->scap - 1);
+  if (im->seen[j] == off)
+    return false;
+  im->seen[j] = off;
+  im->scount++;
+  return true;
 }
 
 static char *canonical_spelling(CXType t) {
@@ -141,7 +259,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   char *usr = take_string(clang_getCursorUSR(decl));
   char *name = take_string(clang_getCursorSpelling(decl));
   if (!usr[0])
-    usr = arena_printf("tfuse@%u@%s", clang_hashCursor(decl), name);
+    usr = arena_printf("tfuse@%d@%u@%s", im->cur, clang_hashCursor(decl), name);
   Sym **slot = sym_slot(im, usr);
   if (*slot)
     return *slot;
@@ -604,27 +722,28 @@ static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
 /* Whether a member access outside the main file is spelled `->`: the token
  * before the member's name.  An unnamed access (threadIdx.x, a property)
  * gets its last token as its spelling. */
-static bool member_is_arrow(Impl *im, CXCursor c, char **spelling) {
+static bool member_is_arrow(CXCursor c, char **spelling) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXToken *toks = NULL;
   unsigned ntok = 0;
-  clang_tokenize(im->tu, clang_getCursorExtent(c), &toks, &ntok);
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &ntok);
   CXSourceLocation name = clang_getCursorLocation(c);
   bool arrow = false;
   if (ntok && !(*spelling)[0])
-    *spelling = take_string(clang_getTokenSpelling(im->tu, toks[ntok - 1]));
+    *spelling = take_string(clang_getTokenSpelling(tu, toks[ntok - 1]));
   for (unsigned i = 1; i < ntok; i++) {
-    if (!clang_equalLocations(clang_getTokenLocation(im->tu, toks[i]), name))
+    if (!clang_equalLocations(clang_getTokenLocation(tu, toks[i]), name))
       continue;
-    CXString sp = clang_getTokenSpelling(im->tu, toks[i - 1]);
+    CXString sp = clang_getTokenSpelling(tu, toks[i - 1]);
     if (!strcmp(clang_getCString(sp), "template") && i >= 2) { /* p->template f<T>() */
       clang_disposeString(sp);
-      sp = clang_getTokenSpelling(im->tu, toks[i - 2]);
+      sp = clang_getTokenSpelling(tu, toks[i - 2]);
     }
     arrow = !strcmp(clang_getCString(sp), "->");
     clang_disposeString(sp);
     break;
   }
-  clang_disposeTokens(im->tu, toks, ntok);
+  clang_disposeTokens(tu, toks, ntok);
   return arrow;
 }
 
@@ -675,7 +794,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   unsigned b = 0, e = 0;
   bool bmain = loc_in_main(im, clang_getRangeStart(r), &b);
   bool emain = loc_in_main(im, clang_getRangeEnd(r), &e);
-  bool in_main = bmain && emain;
+  bool in_main = bmain && emain && source_file_at(u->src, b) == source_file_at(u->src, e);
   if (!in_main)
     b = e = parent ? parent->begin : 0;
   n->begin = b;
@@ -687,7 +806,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     CXFile sf;
     unsigned so;
     clang_getSpellingLocation(clang_getRangeEnd(r), &sf, NULL, NULL, &so);
-    if (!sf || !clang_File_isEqual(sf, im->main_file) || so != e)
+    Source *ss = file_src(im, sf);
+    if (!ss || ss->base + so != e)
       vec_push(&im->macro_ends, n);
   }
 
@@ -701,11 +821,16 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
   clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
   clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
-  bool smain = sf && clang_File_isEqual(sf, im->main_file);
-  bool lmain = ef && clang_File_isEqual(ef, im->main_file);
-  n->loc = eo;
-  n->in_macro = !(smain && lmain && so == eo);
-  if (n->in_macro && smain && ff && clang_File_isEqual(ff, im->main_file) && so == fo) {
+  Source *es = file_src(im, ef), *ss = file_src(im, sf), *fs = file_src(im, ff);
+  if (es)
+    eo += es->base;
+  if (ss)
+    so += ss->base;
+  if (fs)
+    fo += fs->base;
+  n->loc = es ? eo : n->begin;
+  n->in_macro = !(ss && es && so == eo);
+  if (n->in_macro && ss && fs == ss && so == fo) {
     char *sp = take_string(clang_getCursorSpelling(c));
     size_t len = strlen(sp);
     if (len && so + len <= u->src->len && !memcmp(u->src->text + so, sp, len)) {
@@ -754,7 +879,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   case N_MEMBER:
     n->spelling = take_string(clang_getCursorSpelling(c));
     if (!in_main)
-      n->arrow = member_is_arrow(im, c, &n->spelling);
+      n->arrow = member_is_arrow(c, &n->spelling);
     break;
   default:
     if (ck == CXCursor_OverloadedDeclRef) {
@@ -867,14 +992,15 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
  * <nv/target>'s NV_IF_TARGET and friends, CCCL's _CCCL_DEVICE_COMPILATION):
  * parsed host-side, tfuse sees only the host's branch of such code.  Text
  * it cannot read counts as testing. */
-static bool tests_target(Impl *im, CXCursor c) {
+static bool tests_target(CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile fb, fe;
   unsigned ob, oe;
   clang_getFileLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
   clang_getFileLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
   size_t size = 0;
-  const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(im->tu, fb, &size) : NULL;
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(tu, fb, &size) : NULL;
   if (!t || oe < ob || oe > size)
     return true;
   static const char *marks[] = {"CUDA_ARCH", "NV_IF_", "NV_DISPATCH_TARGET", "NV_IS_", "NV_PROVIDES_SM",
@@ -898,7 +1024,7 @@ bool unit_load_body(Unit *u, Sym *fn) {
   if (!fn->body)
     return false;
   fn->fn_decl = f;
-  fn->arch_dependent = tests_target(impl_of(u), def);
+  fn->arch_dependent = tests_target(def);
   vec_push(&u->extern_functions, f);
   return true;
 }
@@ -914,7 +1040,7 @@ static void import_function(Unit *u, CXCursor c) {
   if (has_body && clang_isCursorDefinition(c)) {
     fn->sym->fn_decl = fn;
     fn->sym->ext_def = NULL;
-    fn->sym->arch_dependent = tests_target(impl_of(u), c);
+    fn->sym->arch_dependent = tests_target(c);
     for (int i = 0; i < fn->nkid; i++)
       if (fn->kid[i]->kind == N_COMPOUND)
         fn->sym->body = fn->kid[i];
@@ -926,30 +1052,34 @@ static void import_function(Unit *u, CXCursor c) {
 
 /* ---- macros (for passes/macros.c) ---- */
 
-static char **token_spellings(Unit *u, CXSourceRange r, int *n) {
-  Impl *im = impl_of(u);
+/* The spellings of the tokens of c's extent (c: a macro definition or use). */
+static char **token_spellings(CXCursor c, int *n) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXToken *toks = NULL;
   unsigned nt = 0;
-  clang_tokenize(im->tu, r, &toks, &nt);
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &nt);
   char **out = arena_alloc(sizeof(char *) * (nt + 1));
   for (unsigned i = 0; i < nt; i++)
-    out[i] = take_string(clang_getTokenSpelling(im->tu, toks[i]));
+    out[i] = take_string(clang_getTokenSpelling(tu, toks[i]));
   if (toks)
-    clang_disposeTokens(im->tu, toks, nt);
+    clang_disposeTokens(tu, toks, nt);
   *n = (int)nt;
   return out;
 }
 
-/* The Macro of a definition cursor, made once: its name, parameters and
- * body tokens. */
+/* The Macro of a definition cursor, made once per translation unit: its
+ * name, parameters and body tokens. */
 static Macro *macro_of(Unit *u, CXCursor def) {
+  int tu = impl_of(u)->cur;
   char *name = take_string(clang_getCursorSpelling(def));
   unsigned off = 0;
   CXFile f;
   clang_getSpellingLocation(clang_getCursorLocation(def), &f, NULL, NULL, &off);
   char *file = f ? take_string(clang_getFileName(f)) : arena_strdup("");
-  for (int i = 0; i < u->macros.len; i++) {
+  for (int i = u->macros.len - 1; i >= 0; i--) { /* this translation unit's, the last ones */
     Macro *m = u->macros.items[i];
+    if (m->tu != tu)
+      break;
     if (m->def_off == off && !strcmp(m->name, name) && !strcmp(m->file, file))
       return m;
   }
@@ -957,9 +1087,12 @@ static Macro *macro_of(Unit *u, CXCursor def) {
   m->name = name;
   m->file = file;
   m->def_off = off;
+  m->tu = tu;
+  if (!loc_in_main(impl_of(u), clang_getCursorLocation(def), &m->def_at))
+    m->def_at = ~0u;
   m->func_like = clang_Cursor_isMacroFunctionLike(def);
   int nt;
-  char **t = token_spellings(u, clang_getCursorExtent(def), &nt);
+  char **t = token_spellings(def, &nt);
   int i = 1; /* t[0] is the name */
   if (m->func_like && i < nt && !strcmp(t[i], "(")) {
     m->params = arena_alloc(sizeof(char *) * (size_t)nt);
@@ -993,7 +1126,8 @@ static void import_macro_use(Unit *u, CXCursor c) {
   mu->begin = b;
   mu->end = e;
   mu->macro = macro_of(u, def);
-  mu->tok = token_spellings(u, r, &mu->ntok);
+  mu->tu = im->cur;
+  mu->tok = token_spellings(c, &mu->ntok);
   vec_push(&u->macro_uses, mu);
 }
 
@@ -1024,11 +1158,14 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
     macro_of(u, c);
     return CXChildVisit_Continue;
   }
-  if (!loc_in_main(im, clang_getCursorLocation(c), NULL))
+  unsigned off;
+  if (!loc_in_main(im, clang_getCursorLocation(c), &off))
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (is_function_kind(k)) {
-    import_function(u, c);
+    /* A header's functions are imported from the first input that includes it. */
+    if (first_sight(im, off))
+      import_function(u, c);
     return CXChildVisit_Continue;
   }
   if (k == CXCursor_MacroExpansion) {
@@ -1056,37 +1193,48 @@ static const char *severity_name(enum CXDiagnosticSeverity s) {
   return s >= CXDiagnostic_Error ? "error" : s == CXDiagnostic_Warning ? "warning" : "note";
 }
 
-/* Forwards the compiler's errors (and their notes) in our format. */
+/* Forwards the compiler's errors in our format, each once (a header's
+ * errors come from every input that includes it). */
 static int forward_diagnostics(Unit *u) {
   Impl *im = impl_of(u);
   int errors = 0;
-  unsigned n = clang_getNumDiagnostics(im->tu);
-  for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(im->tu, i);
-    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-    if (sev >= CXDiagnostic_Error) {
-      errors++;
-      CXString msg = clang_getDiagnosticSpelling(d);
-      CXSourceLocation loc = clang_getDiagnosticLocation(d);
-      unsigned off;
-      if (loc_in_main(im, loc, &off)) {
-        error_at(off, "%s", clang_getCString(msg));
-      } else {
+  Vec said = {0};
+  for (int t = 0; t < im->ntus; t++) {
+    set_tu(im, t);
+    unsigned n = clang_getNumDiagnostics(im->tus[t]);
+    for (unsigned i = 0; i < n; i++) {
+      CXDiagnostic d = clang_getDiagnostic(im->tus[t], i);
+      enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+      if (sev >= CXDiagnostic_Error) {
+        errors++;
+        CXString msg = clang_getDiagnosticSpelling(d);
+        CXSourceLocation loc = clang_getDiagnosticLocation(d);
         CXFile f;
-        unsigned line, col;
+        unsigned line, col, off;
         clang_getExpansionLocation(loc, &f, &line, &col, NULL);
         CXString fname = clang_getFileName(f);
-        if (clang_getCString(fname))
-          fprintf(stderr, "%s:%u:%u: %s: %s\n", clang_getCString(fname), line, col,
-                  severity_name(sev), clang_getCString(msg));
-        else
-          error_plain("%s", clang_getCString(msg));
+        const char *key = arena_printf("%s:%u:%u:%s", clang_getCString(fname) ? real_path(clang_getCString(fname))
+                                                                              : "", line, col, clang_getCString(msg));
+        bool again = false;
+        for (int j = 0; j < said.len && !again; j++)
+          again = !strcmp(said.items[j], key);
+        if (!again) {
+          vec_push(&said, (void *)key);
+          if (loc_in_main(im, loc, &off))
+            error_at(off, "%s", clang_getCString(msg));
+          else if (clang_getCString(fname))
+            fprintf(stderr, "%s:%u:%u: %s: %s\n", clang_getCString(fname), line, col, severity_name(sev),
+                    clang_getCString(msg));
+          else
+            error_plain("%s", clang_getCString(msg));
+        }
         clang_disposeString(fname);
+        clang_disposeString(msg);
       }
-      clang_disposeString(msg);
+      clang_disposeDiagnostic(d);
     }
-    clang_disposeDiagnostic(d);
   }
+  vec_free(&said);
   return errors;
 }
 
@@ -1166,13 +1314,14 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
   clang_disposeString(ver);
   for (int i = 0; i < args->len; i++)
     h = h * 31 + str_hash(args->items[i]);
-  const char *path = arena_printf("%s/preamble-%016zx.pch", dir, h);
+  const char *path = arena_printf("%s/preamble-pp-%016zx.pch", dir, h);
   if (access(path, R_OK) == 0)
     return path;
   struct CXUnsavedFile empty = {"tfuse-preamble.cu", "", 0};
   CXTranslationUnit tu = NULL;
   if (clang_parseTranslationUnit2(index, "tfuse-preamble.cu", (const char *const *)args->items, args->len, &empty,
-                                  1, CXTranslationUnit_ForSerialization, &tu) != CXError_Success)
+                                  1, CXTranslationUnit_ForSerialization | CXTranslationUnit_DetailedPreprocessingRecord,
+                                  &tu) != CXError_Success)
     return NULL;
   const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
   bool ok = clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && rename(tmp, path) == 0;
@@ -1182,72 +1331,58 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
   return ok ? path : NULL;
 }
 
-/* The parser's command line for SRC: CUDA host side as nvcc compiles it,
- * the compilation database's and the command line's compiler flags, nvcc's
- * include folders and macros (tool/flags.c), then the host compat header. */
-static bool parser_args(const Source *src, const Options *opt, Vec *args_out) {
-  Vec args = {0};
-  vec_push(&args, "-x");
-  vec_push(&args, "cuda");
-  vec_push(&args, "--cuda-host-only");
-  vec_push(&args, "--cuda-gpu-arch=sm_90");
-  vec_push(&args, "-std=c++17");
-  vec_push(&args, arena_printf("--cuda-path=%s", opt->cuda_path));
-  vec_push(&args, "-Wno-unknown-cuda-version");
-  vec_push(&args, "-Wno-unknown-pragmas");
-  vec_push(&args, "-nogpulib"); /* no libdevice: the parse is host-side */
-  /* What the file's compiler would see: the compilation database's command
-   * and the command line's compiler flags, nvcc's include folders and
-   * macros (tool/flags.c). */
-  Vec flags = {0};
-  Compiler cc = CC_NVCC;
-  if (opt->compdb_dir && !compdb_flags(opt, src->path, &cc, &flags)) {
-    vec_free(&args);
-    return false;
-  }
-  flags_normalize(cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &flags);
-  flags_parser_args(opt->cuda_path, cc, &flags, &args);
-  vec_free(&flags);
+/* The detailed preprocessing record gives the macro definitions and uses
+ * (macros.c) and the ranges #if skipped (unit_is_skipped). */
+#define PARSE_FLAGS (CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord)
+
+/* The parser's command line for an input: CUDA host side as nvcc compiles
+ * it, the input's compiler flags (its database entry's and the command
+ * line's) with nvcc's include folders and macros (tool/flags.c), then the
+ * host compat header. */
+static void parser_args(const Input *in, const Options *opt, Vec *args) {
+  vec_push(args, "-x");
+  vec_push(args, "cuda");
+  vec_push(args, "--cuda-host-only");
+  vec_push(args, "--cuda-gpu-arch=sm_90");
+  vec_push(args, "-std=c++17");
+  vec_push(args, arena_printf("--cuda-path=%s", opt->cuda_path));
+  vec_push(args, "-Wno-unknown-cuda-version");
+  vec_push(args, "-Wno-unknown-pragmas");
+  vec_push(args, "-nogpulib"); /* no libdevice: the parse is host-side */
+  flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, args);
   const char *compat = nvcc_host_compat_path();
   if (compat) {
-    vec_push(&args, "-include");
-    vec_push(&args, (char *)compat);
+    vec_push(args, "-include");
+    vec_push(args, (char *)compat);
   }
-  *args_out = args;
-  return true;
 }
 
-bool parse_unit(Unit *u, Source *src, const Options *opt) {
-  Impl *im = calloc(1, sizeof *im);
-  u->impl = im;
-  u->src = src;
-  Vec args;
-  if (!parser_args(src, opt, &args))
-    return false;
-  if (opt->verbose) {
-    fprintf(stderr, "tfuse: parsing %s with:", src->path);
-    for (int i = 0; i < args.len; i++)
-      fprintf(stderr, " %s", (char *)args.items[i]);
-    fputc('\n', stderr);
+/* Parses one input with `args` (parser_args), with `texts` (Source*, by
+ * real path: Project.texts, or the outputs verify.c checks) in place of
+ * those files on disk; false after an error. */
+static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *texts, unsigned flags,
+                        CXTranslationUnit *tu) {
+  /* libclang finds an unsaved file by the file it names, whatever the
+   * spelling of the #include or of the input that reaches it. */
+  struct CXUnsavedFile *unsaved = calloc((size_t)(texts->len ? texts->len : 1), sizeof *unsaved);
+  for (int i = 0; i < texts->len; i++) {
+    Source *f = texts->items[i];
+    unsaved[i] = (struct CXUnsavedFile){f->path, f->text, (unsigned long)f->len};
   }
-  im->index = clang_createIndex(0, 0);
-  /* The text parsed is the Source's (the file's, or the file's with macro
-   * uses expanded, see macros.c); macro uses and definitions are kept. */
-  struct CXUnsavedFile unsaved = {src->path, src->text, (unsigned long)src->len};
-  unsigned tu_flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
-  const char *pch = preamble_pch(im->index, &args);
+  const char *pch = preamble_pch(index, args);
   enum CXErrorCode ec = CXError_Failure;
+  *tu = NULL;
   if (pch) {
-    vec_push(&args, "-include-pch");
-    vec_push(&args, (void *)pch);
-    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, &unsaved, 1,
-                                     tu_flags, &im->tu);
-    args.len -= 2;
+    vec_push(args, "-include-pch");
+    vec_push(args, (void *)pch);
+    ec = clang_parseTranslationUnit2(index, in->path, (const char *const *)args->items, args->len, unsaved,
+                                     (unsigned)texts->len, flags, tu);
+    args->len -= 2;
     /* A stale or unusable cache: fall back to a plain parse. */
-    if (ec == CXError_Success && clang_getNumDiagnostics(im->tu) > 0) {
+    if (ec == CXError_Success && clang_getNumDiagnostics(*tu) > 0) {
       bool pch_problem = false;
-      for (unsigned i = 0; i < clang_getNumDiagnostics(im->tu); i++) {
-        CXDiagnostic d = clang_getDiagnostic(im->tu, i);
+      for (unsigned i = 0; i < clang_getNumDiagnostics(*tu); i++) {
+        CXDiagnostic d = clang_getDiagnostic(*tu, i);
         CXString m = clang_getDiagnosticSpelling(d);
         if (strstr(clang_getCString(m), "precompiled") || strstr(clang_getCString(m), ".pch"))
           pch_problem = true;
@@ -1255,84 +1390,284 @@ bool parse_unit(Unit *u, Source *src, const Options *opt) {
         clang_disposeDiagnostic(d);
       }
       if (pch_problem) {
-        clang_disposeTranslationUnit(im->tu);
-        im->tu = NULL;
+        clang_disposeTranslationUnit(*tu);
+        *tu = NULL;
         unlink(pch);
         ec = CXError_Failure;
       }
     }
   }
-  if (ec != CXError_Success || !im->tu)
-    ec = clang_parseTranslationUnit2(im->index, src->path, (const char *const *)args.items, args.len, &unsaved, 1,
-                                     tu_flags, &im->tu);
-  vec_free(&args);
+  if (ec != CXError_Success || !*tu)
+    ec = clang_parseTranslationUnit2(index, in->path, (const char *const *)args->items, args->len, unsaved,
+                                     (unsigned)texts->len, flags, tu);
+  free(unsaved);
   if (ec != CXError_Success) {
-    error_plain("%s '%s'", error_code_sentence(ec), src->path);
+    *tu = NULL;
+    error_plain("%s '%s'", error_code_sentence(ec), in->path);
     return false;
   }
+  return true;
+}
+
+/* A header an input includes: a file of the project if it lies under the
+ * root and is a system header for no input. */
+typedef struct {
+  const char *real, *name;
+  bool system;
+  CXTranslationUnit tu; /* one that includes it */
+  CXFile file;
+} Header;
+
+typedef struct {
+  Impl *im;
+  CXTranslationUnit tu;
+  Vec *headers;  /* Header* */
+  Vec *included; /* Reach*: the files under the root it includes */
+} IncludeScan;
+
+static void include_visit(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  IncludeScan *sc = data;
+  if (depth == 0)
+    return; /* the input itself */
+  CXString name = clang_getFileName(included);
+  const char *nm = arena_strdup(clang_getCString(name) ? clang_getCString(name) : "");
+  clang_disposeString(name);
+  const char *real = real_path(nm);
+  if (!project_under_root(sc->im->project, real))
+    return;
+  bool system = clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0));
+  Reach *r = arena_alloc(sizeof *r);
+  r->real = real;
+  clang_getFileLocation(stack[depth - 1], NULL, NULL, NULL, &r->at); /* the #include in the input */
+  vec_push(sc->included, r);
+  for (int i = 0; i < sc->headers->len; i++) {
+    Header *h = sc->headers->items[i];
+    if (!strcmp(h->real, real)) {
+      h->system |= system;
+      return;
+    }
+  }
+  Header *h = arena_alloc(sizeof *h);
+  h->real = real;
+  h->name = nm;
+  h->system = system;
+  h->tu = sc->tu;
+  h->file = included;
+  vec_push(sc->headers, h);
+}
+
+static int cmp_header(const void *a, const void *b) {
+  return strcmp((*(Header *const *)a)->real, (*(Header *const *)b)->real);
+}
+
+/* The text libclang parsed for file f, as the project's file `path`. */
+static Source *file_text(CXTranslationUnit tu, CXFile f, const char *path) {
+  size_t size = 0;
+  const char *text = f ? clang_getFileContents(tu, f, &size) : NULL;
+  Source *src = arena_alloc(sizeof *src);
+  if (text)
+    source_set_text(src, path, text, size);
+  else if (!source_load(src, path)) /* libclang has no buffer for it: the file as it is now */
+    source_set_text(src, path, "", 0);
+  return src;
+}
+
+/* The files of the project: the inputs, then their headers under the root
+ * that no input includes as a system header, by path; and their text. */
+static void find_files(Impl *im, Project *p) {
+  Vec headers = {0};
+  for (int i = 0; i < im->ntus; i++) {
+    Input *in = p->inputs.items[i];
+    vec_push(&p->files, file_text(im->tus[i], clang_getFile(im->tus[i], in->path), in->path));
+    vec_push(&im->reals, (void *)in->real);
+    IncludeScan sc = {im, im->tus[i], &headers, &im->tu_files[i]};
+    clang_getInclusions(im->tus[i], include_visit, &sc);
+  }
+  if (headers.len > 1)
+    qsort(headers.items, (size_t)headers.len, sizeof(void *), cmp_header);
+  for (int i = 0; i < headers.len; i++) {
+    Header *h = headers.items[i];
+    bool input = false;
+    for (int j = 0; j < im->reals.len && !input; j++)
+      input = !strcmp(im->reals.items[j], h->real);
+    if (h->system || input)
+      continue;
+    vec_push(&p->files, file_text(h->tu, h->file, h->name));
+    vec_push(&im->reals, (void *)h->real);
+  }
+  vec_free(&headers);
+  source_join(&p->text, &p->files, p->inputs.len == 1 ? ((Input *)p->inputs.items[0])->path : "the files given");
+  /* Each translation unit's files of the project, and where it includes them. */
+  for (int t = 0; t < im->ntus; t++) {
+    Vec reached = im->tu_files[t];
+    Source *input = p->files.items[t];
+    im->tu_files[t] = (Vec){0};
+    Reach *self = arena_alloc(sizeof *self);
+    self->file = input;
+    vec_push(&im->tu_files[t], self);
+    for (int i = 0; i < reached.len; i++) {
+      Reach *r = reached.items[i];
+      for (int j = p->inputs.len; j < im->reals.len && !r->file; j++)
+        if (!strcmp(r->real, im->reals.items[j]))
+          r->file = p->files.items[j];
+      if (r->file) {
+        r->at += input->base;
+        vec_push(&im->tu_files[t], r);
+      }
+    }
+    vec_free(&reached);
+  }
+}
+
+bool parse_project(Unit *u, Project *p, const Options *opt) {
+  Impl *im = calloc(1, sizeof *im);
+  u->impl = im;
+  u->src = &p->text;
+  im->project = p;
+  /* Afresh: a second parse (after macros.c) finds the files again. */
+  vec_free(&p->files);
+  vec_free(&p->text.parts);
+  p->text = (Source){0};
+  im->index = clang_createIndex(0, 0);
+  im->tus = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof *im->tus);
+  im->tu_files = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
+  im->tu_skipped = calloc((size_t)(p->inputs.len ? p->inputs.len : 1), sizeof(Vec));
+  bool ok = true;
+  for (int i = 0; i < p->inputs.len; i++) {
+    const Input *in = p->inputs.items[i];
+    Vec args = {0};
+    parser_args(in, opt, &args);
+    if (opt->verbose) {
+      fprintf(stderr, "tfuse: parsing %s with:", in->path);
+      for (int j = 0; j < args.len; j++)
+        fprintf(stderr, " %s", (char *)args.items[j]);
+      fputc('\n', stderr);
+    }
+    ok &= parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &im->tus[im->ntus++]);
+    vec_free(&args);
+  }
+  if (!ok)
+    return false;
+  find_files(im, p);
   if (forward_diagnostics(u) > 0)
     return false;
-  im->main_file = clang_getFile(im->tu, src->path);
-  if (!im->main_file) {
-    error_plain("libclang did not load '%s'", src->path);
-    return false;
+  for (int i = 0; i < im->ntus; i++) {
+    set_tu(im, i);
+    clang_visitChildren(clang_getTranslationUnitCursor(im->tus[i]), top_visit, u);
+    CXSourceRangeList *l = clang_getAllSkippedRanges(im->tus[i]);
+    for (unsigned j = 0; l && j < l->count; j++) {
+      unsigned b, e;
+      if (loc_in_main(im, clang_getRangeStart(l->ranges[j]), &b) &&
+          loc_in_main(im, clang_getRangeEnd(l->ranges[j]), &e) && b <= e) {
+        unsigned *r = arena_alloc(2 * sizeof *r);
+        r[0] = b;
+        r[1] = e;
+        vec_push(&im->tu_skipped[i], r);
+      }
+    }
+    if (l)
+      clang_disposeSourceRangeList(l);
   }
-  clang_visitChildren(clang_getTranslationUnitCursor(im->tu), top_visit, u);
   fix_macro_ends(u);
   return true;
 }
 
-bool parse_text_errors(const Source *src, const char *text, size_t len, const Options *opt, Vec *out) {
-  Vec args;
-  if (!parser_args(src, opt, &args))
+bool unit_is_skipped(const Unit *u, unsigned off) {
+  Impl *im = impl_of(u);
+  if (!im)
     return false;
-  CXIndex index = clang_createIndex(0, 0);
-  const char *pch = preamble_pch(index, &args);
-  if (pch) {
-    vec_push(&args, "-include-pch");
-    vec_push(&args, (void *)pch);
-  }
-  struct CXUnsavedFile unsaved = {src->path, text, (unsigned long)len};
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode ec = clang_parseTranslationUnit2(index, src->path, (const char *const *)args.items, args.len,
-                                                    &unsaved, 1, CXTranslationUnit_KeepGoing, &tu);
-  vec_free(&args);
-  if (ec != CXError_Success || !tu) {
-    clang_disposeIndex(index);
-    return false;
-  }
-  unsigned n = clang_getNumDiagnostics(tu);
-  for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      Buf b = {0};
-      CXString msg = clang_getDiagnosticSpelling(d);
-      buf_puts(&b, clang_getCString(msg));
-      clang_disposeString(msg);
-      CXDiagnosticSet notes = clang_getChildDiagnostics(d);
-      for (unsigned j = 0; j < clang_getNumDiagnosticsInSet(notes); j++) {
-        CXDiagnostic nd = clang_getDiagnosticInSet(notes, j);
-        CXString nm = clang_getDiagnosticSpelling(nd);
-        buf_printf(&b, "\n%s", clang_getCString(nm));
-        clang_disposeString(nm);
-        clang_disposeDiagnostic(nd);
-      }
-      vec_push(out, arena_strdup(b.data));
-      buf_free(&b);
+  const Source *f = source_file_at(u->src, off);
+  bool seen = false;
+  for (int t = 0; t < im->ntus; t++) {
+    bool includes = false;
+    for (int i = 0; i < im->tu_files[t].len && !includes; i++)
+      includes = ((Reach *)im->tu_files[t].items[i])->file == f;
+    if (!includes)
+      continue;
+    seen = true;
+    bool skipped = false;
+    for (int i = 0; i < im->tu_skipped[t].len && !skipped; i++) {
+      unsigned *r = im->tu_skipped[t].items[i];
+      skipped = r[0] <= off && off < r[1];
     }
-    clang_disposeDiagnostic(d);
+    if (!skipped)
+      return false; /* active for this input */
   }
-  clang_disposeTranslationUnit(tu);
+  return seen;
+}
+
+bool unit_precedes(const Unit *u, unsigned def, unsigned at) {
+  const Source *fd = source_file_at(u->src, def), *fa = source_file_at(u->src, at);
+  if (fd == fa)
+    return def < at;
+  Impl *im = impl_of(u);
+  for (int t = 0; im && t < im->ntus; t++) {
+    if (im->project->files.items[t] != fa)
+      continue; /* `at` is in a header, which inputs may include after other files, or not */
+    for (int i = 1; i < im->tu_files[t].len; i++) {
+      Reach *r = im->tu_files[t].items[i];
+      if (r->file == fd && r->at < at)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt, Vec *out) {
+  CXIndex index = clang_createIndex(0, 0);
+  bool ok = true;
+  for (int t = 0; t < p->inputs.len && ok; t++) {
+    const Input *in = p->inputs.items[t];
+    Vec args = {0};
+    parser_args(in, opt, &args);
+    CXTranslationUnit tu = NULL;
+    ok = parse_input(index, in, &args, texts, CXTranslationUnit_KeepGoing, &tu);
+    vec_free(&args);
+    unsigned n = ok ? clang_getNumDiagnostics(tu) : 0;
+    for (unsigned i = 0; i < n; i++) {
+      CXDiagnostic d = clang_getDiagnostic(tu, i);
+      if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+        Buf b = {0};
+        CXString msg = clang_getDiagnosticSpelling(d);
+        buf_puts(&b, clang_getCString(msg));
+        clang_disposeString(msg);
+        CXDiagnosticSet notes = clang_getChildDiagnostics(d);
+        for (unsigned j = 0; j < clang_getNumDiagnosticsInSet(notes); j++) {
+          CXDiagnostic nd = clang_getDiagnosticInSet(notes, j);
+          CXString nm = clang_getDiagnosticSpelling(nd);
+          buf_printf(&b, "\n%s", clang_getCString(nm));
+          clang_disposeString(nm);
+          clang_disposeDiagnostic(nd);
+        }
+        bool again = false; /* a header's error, from every input that includes it */
+        for (int j = 0; j < out->len && !again; j++)
+          again = !strcmp(out->items[j], b.data);
+        if (!again)
+          vec_push(out, arena_strdup(b.data));
+        buf_free(&b);
+      }
+      clang_disposeDiagnostic(d);
+    }
+    if (tu)
+      clang_disposeTranslationUnit(tu);
+  }
   clang_disposeIndex(index);
-  return true;
+  return ok;
 }
 
 void parse_dispose(Unit *u) {
   Impl *im = impl_of(u);
   if (!im)
     return;
-  if (im->tu)
-    clang_disposeTranslationUnit(im->tu);
+  for (int i = 0; i < im->ntus; i++)
+    if (im->tus[i])
+      clang_disposeTranslationUnit(im->tus[i]);
+  free(im->tus);
+  free(im->tu_files);
+  free(im->tu_skipped);
+  free(im->files);
+  free(im->seen);
+  vec_free(&im->reals);
   if (im->index)
     clang_disposeIndex(im->index);
   free(im->table);
@@ -1364,7 +1699,8 @@ static const char *kind_names[] = {
 
 void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
   int line, col;
-  source_linecol(u->src, n->begin, &line, &col);
+  const char *path;
+  source_locate(u->src, n->begin, &path, &line, &col);
   buf_printf(out, "%*s%s", depth * 2, "", kind_names[n->kind] + 2);
   if (n->spelling && n->spelling[0])
     buf_printf(out, " '%s'", n->spelling);
@@ -1372,7 +1708,13 @@ void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
     buf_printf(out, " %s.%s", n->bi == BI_THREADIDX ? "threadIdx" : n->bi == BI_BLOCKIDX ? "blockIdx"
                                 : n->bi == BI_BLOCKDIM ? "blockDim" : "gridDim",
                n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?");
-  buf_printf(out, " <%d:%d>", line, col);
+  if (depth == 0 && u->src->parts.len > 1 && source_file_at(u->src, n->begin) != u->src->parts.items[0]) {
+    /* a function of another file than the first input: which */
+    const char *slash = strrchr(path, '/');
+    buf_printf(out, " <%s:%d:%d>", slash ? slash + 1 : path, line, col);
+  } else {
+    buf_printf(out, " <%d:%d>", line, col);
+  }
   if (n->varying)
     buf_puts(out, " varying");
   if (n->loop_varying)

@@ -1,10 +1,13 @@
-/* verify: the emitted text, parsed once more where fuse.c left a
- * compile-time probe in it.
+/* verify: the emitted texts, parsed once more where fuse.c left a
+ * compile-time probe in them.
  *
- * Contract: called by the driver with the whole output text before it is
- * written, only when some coarsened kernel carries a probe (today the
- * static shared size of template kernels, Kernel.shared_probe).  Every
- * error of that parse becomes a refusal: a failed probe is located at its
+ * Contract: called by the driver with the outputs (every changed file's
+ * new text) before they are written, only when some coarsened kernel
+ * carries a probe (today the static shared size of template kernels,
+ * Kernel.shared_probe).  Every input of the project is parsed again with
+ * the outputs in place of their files (a kernel of a header is
+ * instantiated by the inputs that launch it).  Every error of that parse
+ * becomes a refusal: a failed probe is located at its
  * kernel with the instantiation that fails (clang's note names it), any
  * other error is an internal error quoting clang.  Records no edits; true
  * when the output may be written. */
@@ -25,14 +28,26 @@ static const char *instantiation_of(const char *notes) {
   return q ? arena_strndup(p, (size_t)(q - p)) : NULL;
 }
 
-bool verify_output(Unit *u, const Vec *kernels, const char *text, size_t len, const Options *opt) {
+bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt) {
   bool probed = false;
   for (int i = 0; i < kernels->len; i++)
     probed |= ((Kernel *)kernels->items[i])->shared_probe;
   if (!probed)
     return true;
+  Vec texts = {0}; /* the outputs, named by real path, as the parse takes them */
+  for (int i = 0; i < outputs->len; i++) {
+    const Output *o = outputs->items[i];
+    const char *real = path_real(o->file->path);
+    Source *t = arena_alloc(sizeof *t);
+    t->path = real ? real : o->file->path;
+    t->text = o->text;
+    t->len = o->len;
+    vec_push(&texts, t);
+  }
   Vec errors = {0};
-  if (!parse_text_errors(u->src, text, len, opt, &errors)) {
+  bool parsed = parse_project_errors(p, &texts, opt, &errors);
+  vec_free(&texts);
+  if (!parsed) {
     error_plain("internal error: libclang could not parse the coarsened output of '%s'", u->src->path);
     return false;
   }

@@ -12,7 +12,6 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <stdio.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -27,14 +26,25 @@ static const char *base_name(const char *p) {
   return s ? s + 1 : p;
 }
 
-bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out) {
+/* Whether the command compiles CUDA: nvcc, a .cu file, or clang's -x cuda. */
+static bool is_cuda(Compiler cc, const char *file, char **argv, unsigned n) {
+  size_t len = strlen(file);
+  if (cc == CC_NVCC || (len > 3 && !strcmp(file + len - 3, ".cu")))
+    return true;
+  for (unsigned i = 0; i < n; i++)
+    if (!strcmp(argv[i], "-xcuda") || (!strcmp(argv[i], "-x") && i + 1 < n && !strcmp(argv[i + 1], "cuda")))
+      return true;
+  return false;
+}
+
+bool compdb_load(const char *dir, Vec *entries) {
   CXCompilationDatabase_Error err;
   /* libclang prints its own YAML and tooling errors; ours say it better. */
   fflush(stderr);
   int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
   if (devnull >= 0)
     dup2(devnull, 2);
-  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(opt->compdb_dir, &err);
+  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
   if (saved >= 0) {
     dup2(saved, 2);
     close(saved);
@@ -43,53 +53,49 @@ bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out)
     close(devnull);
   if (err != CXCompilationDatabase_NoError || !db) {
     error_plain("cannot load a compilation database from '%s': compile_commands.json is missing or "
-                "not valid JSON", opt->compdb_dir);
+                "not valid JSON", dir);
     return false;
   }
-  char resolved[PATH_MAX];
-  const char *file = realpath(input, resolved) ? resolved : input;
-  /* Search all entries: a per-file query would infer a command for a file
-   * the database does not list, and we want the file's own entry. */
+  /* All entries, in order: a per-file query would infer a command for a
+   * file the database does not list, and we want the file's own entry. */
   CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
   unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
-  bool listed = false;
-  unsigned which = 0;
-  for (unsigned i = 0; i < n && !listed; i++) {
-    which = i;
+  for (unsigned i = 0; i < n; i++) {
     CXCompileCommand c = clang_CompileCommands_getCommand(cmds, i);
     CXString fs = clang_CompileCommand_getFilename(c), ds = clang_CompileCommand_getDirectory(c);
+    const char *cdir = arena_strdup(clang_getCString(ds));
     const char *f = clang_getCString(fs);
-    char buf[PATH_MAX];
-    const char *full = f[0] == '/' ? f : arena_printf("%s/%s", clang_getCString(ds), f);
-    listed = !strcmp(realpath(full, buf) ? buf : full, file);
+    const char *full = f[0] == '/' ? arena_strdup(f) : arena_printf("%s/%s", cdir, f);
     clang_disposeString(fs);
     clang_disposeString(ds);
+    const char *real = path_real(full);
+    if (!real)
+      real = full;
+    bool seen = false;
+    for (int j = 0; j < entries->len && !seen; j++)
+      seen = !strcmp(((CompdbEntry *)entries->items[j])->file, real);
+    if (seen)
+      continue;
+    unsigned nargs = clang_CompileCommand_getNumArgs(c);
+    char **argv = arena_alloc(sizeof(char *) * (nargs + 1));
+    for (unsigned k = 0; k < nargs; k++) {
+      CXString a = clang_CompileCommand_getArg(c, k);
+      argv[k] = arena_strdup(clang_getCString(a));
+      clang_disposeString(a);
+    }
+    unsigned first = 0;
+    while (first + 1 < nargs && is_launcher(base_name(argv[first])))
+      first++;
+    CompdbEntry *e = arena_alloc(sizeof *e);
+    e->file = real;
+    e->cc = first < nargs && strstr(base_name(argv[first]), "nvcc") ? CC_NVCC : CC_CLANG;
+    e->cuda = is_cuda(e->cc, real, argv, nargs);
+    if (first < nargs)
+      flags_normalize(e->cc, argv + first + 1, (int)(nargs - first - 1), cdir, &e->flags);
+    vec_push(entries, e);
   }
-  if (!listed) {
-    error_plain("'%s' has no entry in '%s/compile_commands.json'", input, opt->compdb_dir);
-    if (cmds)
-      clang_CompileCommands_dispose(cmds);
-    clang_CompilationDatabase_dispose(db);
-    return false;
-  }
-  CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, which);
-  CXString dirs = clang_CompileCommand_getDirectory(cmd);
-  const char *dir = arena_strdup(clang_getCString(dirs));
-  clang_disposeString(dirs);
-  unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-  char **argv = arena_alloc(sizeof(char *) * (nargs + 1));
-  for (unsigned i = 0; i < nargs; i++) {
-    CXString a = clang_CompileCommand_getArg(cmd, i);
-    argv[i] = arena_strdup(clang_getCString(a));
-    clang_disposeString(a);
-  }
-  unsigned first = 0;
-  while (first + 1 < nargs && is_launcher(base_name(argv[first])))
-    first++;
-  *cc = first < nargs && strstr(base_name(argv[first]), "nvcc") ? CC_NVCC : CC_CLANG;
-  if (first < nargs)
-    flags_normalize(*cc, argv + first + 1, (int)(nargs - first - 1), dir, out);
-  clang_CompileCommands_dispose(cmds);
+  if (cmds)
+    clang_CompileCommands_dispose(cmds);
   clang_CompilationDatabase_dispose(db);
   return true;
 }

@@ -22,19 +22,43 @@ void diag_init(const Source *src) {
   trial_off = 0;
 }
 
-static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap) {
+/* The report itself: off is in file f's own text. */
+static void vreport_file(const Source *f, unsigned local, const char *kind, const char *fmt, va_list ap) {
+  if (local > f->len)
+    local = (unsigned)f->len;
   int line, col;
-  source_linecol(diag_src, off, &line, &col);
-  fprintf(stderr, "%s:%d:%d: %s: ", diag_src->path, line, col, kind);
+  source_linecol(f, local, &line, &col);
+  fprintf(stderr, "%s:%d:%d: %s: ", f->path, line, col, kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   size_t len;
-  const char *text = source_line(diag_src, off, &len);
+  const char *text = source_line(f, local, &len);
   fprintf(stderr, "%.*s\n", (int)len, text);
   /* Keep tabs in the caret line so it lines up under the source. */
   for (int i = 0; i < col - 1 && (size_t)i < len; i++)
     fputc(text[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
+}
+
+static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap) {
+  /* off is in the project's text: report it in the file it lies in. */
+  const Source *f = diag_src ? source_file_at(diag_src, off) : NULL;
+  if (!f || !f->text) { /* no text yet */
+    fprintf(stderr, "tfuse: %s: ", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    return;
+  }
+  vreport_file(f, f == diag_src ? off : off - f->base, kind, fmt, ap);
+}
+
+void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (error)
+    nerrors++;
+  vreport_file(file, off, error ? "error" : "warning", fmt, ap);
+  va_end(ap);
 }
 
 void error_at(unsigned off, const char *fmt, ...) {

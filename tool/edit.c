@@ -1,6 +1,7 @@
 /* Edits: every pass records (offset, length, text) replacements against the
- * input; this module sorts and applies them, rejects overlaps, and writes
- * the result atomically so the input is never touched on failure. */
+ * project's text; each edit knows the file it changes.  This module sorts
+ * and applies them file by file, rejects overlaps, and writes the results
+ * atomically (all files or none) so no input is touched on failure. */
 #include "tfuse.h"
 
 #include <errno.h>
@@ -11,11 +12,16 @@
 #include <unistd.h>
 
 static int edit_seq;
+static const Source *edit_project;
 
-void edit_init(void) { edit_seq = 0; }
+void edit_init(const Source *project) {
+  edit_seq = 0;
+  edit_project = project;
+}
 
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text) {
   Edit *e = arena_alloc(sizeof *e);
+  e->file = edit_project ? source_file_at(edit_project, off) : NULL;
   e->off = off;
   e->len = len;
   e->text = arena_strdup(text);
@@ -25,6 +31,13 @@ void edit_replace(EditList *el, unsigned off, unsigned len, const char *text) {
 
 void edit_insert(EditList *el, unsigned off, const char *text) {
   edit_replace(el, off, 0, text);
+}
+
+bool edit_touches(const EditList *el, const Source *file) {
+  for (int i = 0; i < el->edits.len; i++)
+    if (((Edit *)el->edits.items[i])->file == file)
+      return true;
+  return false;
 }
 
 static int cmp_edit(const void *a, const void *b) {
@@ -37,23 +50,32 @@ static int cmp_edit(const void *a, const void *b) {
   return x->seq - y->seq;
 }
 
-char *edit_apply(EditList *el, const Source *src, size_t *out_len) {
-  if (el->edits.len > 1) /* with none, items is NULL, which qsort must not get */
-    qsort(el->edits.items, (size_t)el->edits.len, sizeof(void *), cmp_edit);
-  Buf out = {0};
-  unsigned pos = 0;
+char *edit_apply(EditList *el, const Source *file, size_t *out_len) {
+  Vec mine = {0};
   for (int i = 0; i < el->edits.len; i++) {
     Edit *e = el->edits.items[i];
-    if (e->off < pos) {
+    if (e->file == file)
+      vec_push(&mine, e);
+  }
+  if (mine.len > 1) /* with none, items is NULL, which qsort must not get */
+    qsort(mine.items, (size_t)mine.len, sizeof(void *), cmp_edit);
+  Buf out = {0};
+  unsigned pos = 0;
+  for (int i = 0; i < mine.len; i++) {
+    Edit *e = mine.items[i];
+    unsigned off = e->off - file->base;
+    if (off < pos || off + e->len > file->len) {
       error_at(e->off, "internal error: overlapping rewrites at this point");
       buf_free(&out);
+      vec_free(&mine);
       return NULL;
     }
-    buf_add(&out, src->text + pos, e->off - pos);
+    buf_add(&out, file->text + pos, off - pos);
     buf_puts(&out, e->text);
-    pos = e->off + e->len;
+    pos = off + e->len;
   }
-  buf_add(&out, src->text + pos, src->len - pos);
+  buf_add(&out, file->text + pos, file->len - pos);
+  vec_free(&mine);
   *out_len = out.len;
   return buf_take(&out);
 }
@@ -90,29 +112,49 @@ bool edit_write_file(const char *path, const char *data, size_t len) {
     }
     return true;
   }
-  char *tmp = arena_printf("%s.tfuse-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    error_plain("cannot create a temporary file beside '%s': %s", path, strerror(errno));
-    return false;
+  char *d = (char *)data;
+  return edit_write_files(1, &path, &d, &len);
+}
+
+bool edit_write_files(int n, const char **paths, char **data, const size_t *lens) {
+  /* Every file to a temporary beside it first; the renames only when all
+   * are written, so on failure no file has changed. */
+  char **tmps = arena_alloc(sizeof(char *) * (size_t)(n > 0 ? n : 1));
+  int made = 0;
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    tmps[i] = arena_printf("%s.tfuse-XXXXXX", paths[i]);
+    int fd = mkstemp(tmps[i]);
+    if (fd < 0) {
+      error_plain("cannot create a temporary file beside '%s': %s", paths[i], strerror(errno));
+      ok = false;
+      break;
+    }
+    made++;
+    FILE *f = fdopen(fd, "wb");
+    bool w = f && fwrite(data[i], 1, lens[i], f) == lens[i];
+    if (f)
+      w = (fclose(f) == 0) && w;
+    else
+      close(fd);
+    if (!w) {
+      error_plain("cannot write '%s': %s", tmps[i], strerror(errno));
+      ok = false;
+    }
+    /* mkstemp creates 0600; give the output ordinary permissions. */
+    chmod(tmps[i], 0644);
   }
-  FILE *f = fdopen(fd, "wb");
-  bool ok = f && fwrite(data, 1, len, f) == len;
-  if (f)
-    ok = (fclose(f) == 0) && ok;
-  else
-    close(fd);
   if (!ok) {
-    error_plain("cannot write '%s': %s", tmp, strerror(errno));
-    unlink(tmp);
+    for (int i = 0; i < made; i++)
+      unlink(tmps[i]);
     return false;
   }
-  /* mkstemp creates 0600; give the output ordinary permissions. */
-  chmod(tmp, 0644);
-  if (rename(tmp, path) != 0) {
-    error_plain("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    unlink(tmp);
-    return false;
-  }
+  for (int i = 0; i < n; i++)
+    if (rename(tmps[i], paths[i]) != 0) {
+      error_plain("cannot rename '%s' to '%s': %s", tmps[i], paths[i], strerror(errno));
+      for (int j = i; j < n; j++)
+        unlink(tmps[j]);
+      return false;
+    }
   return true;
 }

@@ -82,6 +82,7 @@ typedef enum {
   F_PRE,    /* pre-included files: -include */
   F_MACRO,  /* -D, -U */
   F_STD,    /* -std */
+  F_RSP,    /* --options-file: more options, read from files */
   F_DROP,   /* output, input, phase and link options: not for the dry run either */
   F_PASS,   /* anything else nvcc knows: for the dry run (it may define macros) */
 } Role;
@@ -119,7 +120,7 @@ static const OptSpec nvcc_opts[] = {
     {"threads", "t", true, F_DROP, NULL},
     {"split-compile", NULL, true, F_DROP, NULL},
     {"split-compile-extended", NULL, true, F_DROP, NULL},
-    {"options-file", "optf", true, F_DROP, NULL},
+    {"options-file", "optf", true, F_RSP, NULL},
     {"input-drive-prefix", "idp", true, F_DROP, NULL},
     {"dependency-drive-prefix", "ddp", true, F_DROP, NULL},
     {"drive-prefix", "dp", true, F_DROP, NULL},
@@ -267,9 +268,44 @@ static void split_list(const char *v, Vec *out) {
   }
 }
 
+static void normalize(Compiler cc, char *const *argv, int argc, const char *dir, int depth, Vec *out);
+static void shell_words(const char *s, Vec *out);
+
+/* The options of a response file (clang's @FILE, nvcc's --options-file),
+ * read as the command's own; CMake puts include folders there. */
+static void read_options_file(Compiler cc, const char *path, const char *dir, int depth, Vec *out) {
+  Source f = {0};
+  FILE *probe = depth < 8 ? fopen(path, "rb") : NULL;
+  if (!probe) {
+    warning_plain("cannot read the options file '%s'; its options are left out", path);
+    return;
+  }
+  fclose(probe);
+  if (!source_load(&f, path))
+    return;
+  Vec words = {0};
+  for (int l = 0; l < f.nlines; l++) {
+    unsigned e = l + 1 < f.nlines ? f.line_start[l + 1] : (unsigned)f.len;
+    shell_words(arena_strndup(f.text + f.line_start[l], e - f.line_start[l]), &words);
+  }
+  normalize(cc, (char *const *)words.items, words.len, dir, depth + 1, out);
+  vec_free(&words);
+}
+
 void flags_normalize(Compiler cc, char *const *argv, int argc, const char *dir, Vec *out) {
+  char cwd[PATH_MAX];
+  if (!dir && getcwd(cwd, sizeof cwd))
+    dir = arena_strdup(cwd); /* paths of the command line: from here, whatever reads them later */
+  normalize(cc, argv, argc, dir, 0, out);
+}
+
+static void normalize(Compiler cc, char *const *argv, int argc, const char *dir, int depth, Vec *out) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
+    if (cc == CC_CLANG && a[0] == '@' && a[1]) {
+      read_options_file(cc, abs_in(dir, a + 1), dir, depth, out);
+      continue;
+    }
     if (a[0] != '-' || !a[1])
       continue; /* an input file */
     const char *name = a + 1 + (a[1] == '-');
@@ -307,6 +343,14 @@ void flags_normalize(Compiler cc, char *const *argv, int argc, const char *dir, 
     }
     if (o->role == F_DROP)
       continue;
+    if (o->role == F_RSP) {
+      Vec files = {0};
+      split_list(value, &files);
+      for (int j = 0; j < files.len; j++)
+        read_options_file(cc, abs_in(dir, files.items[j]), dir, depth, out);
+      vec_free(&files);
+      continue;
+    }
     if (o->role == F_INC || o->role == F_PRE || o->role == F_MACRO) {
       /* One flag per list item, paths absolute. */
       Vec items = {0};

@@ -1,4 +1,5 @@
-/* tfuse driver: options, parse, choose kernels, analyse, rewrite, emit.
+/* tfuse driver: options, the project's files, parse, choose kernels,
+ * analyse, rewrite, emit.
  * Reads top to bottom; each step is one pass in passes/ (see tfuse.h).
  * tfuse_main is one whole run and leaves no state behind (all memory is in
  * the arena, diagnostics and edits start afresh), so the fuzzer
@@ -27,13 +28,14 @@ bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
 
 int tfuse_main(int argc, char **argv) {
   Options opt = {0};
-  Source src = {0};
+  Project proj = {0};
   Unit unit = {0};
   Vec kernels = {0};
   EditList edits = {0};
   int rc = 1;
-  diag_init(&src);
-  edit_init();
+  /* Locations and edits are in the project's text, which parse fills in. */
+  diag_init(&proj.text);
+  edit_init(&proj.text);
 
   bool done;
   int status = options_parse(&opt, argc, argv, &done);
@@ -41,10 +43,10 @@ int tfuse_main(int argc, char **argv) {
     rc = status;
     goto out;
   }
-  if (!source_load(&src, opt.input))
+  if (!project_open(&proj, &opt))
     goto out;
 
-  if (!parse_unit(&unit, &src, &opt))
+  if (!parse_project(&unit, &proj, &opt))
     goto out;
   if (opt.dump_after && !strcmp(opt.dump_after, "parse")) {
     Buf b = {0};
@@ -60,23 +62,22 @@ int tfuse_main(int argc, char **argv) {
   if (error_count())
     goto out;
   /* Macro uses in the kernels that hide names to rewrite: expanded in the
-   * text, which is parsed again (passes/macros.c). */
-  size_t expanded_len;
-  char *expanded = macros_expand_kernels(&unit, &kernels, &expanded_len);
-  if (expanded) {
+   * text of their files, and the project is parsed again with those texts
+   * (passes/macros.c). */
+  if (macros_expand_kernels(&unit, &kernels, &proj.texts)) {
     parse_dispose(&unit);
     memset(&unit, 0, sizeof unit);
     kernels.len = 0;
-    source_set_text(&src, expanded, expanded_len);
-    if (!parse_unit(&unit, &src, &opt))
+    if (!parse_project(&unit, &proj, &opt))
       goto out;
     annotate_kernels(&unit, &opt, &kernels);
     if (error_count())
       goto out;
   }
   if (kernels.len == 0)
-    warning_plain("no kernel in '%s' is marked '#pragma tfuse coarsen' or named with -kernel; "
-                  "the output is the input unchanged", src.path);
+    warning_plain("no kernel in %s%s%s is marked '#pragma tfuse coarsen' or named with -kernel; "
+                  "the output is the input unchanged", proj.inputs.len == 1 ? "'" : "",
+                  proj.text.path, proj.inputs.len == 1 ? "'" : "");
 
   Vec done_kernels = {0};
   Vec verified = {0}; /* the kernels coarsened: fixed factors and -factor auto */
@@ -123,21 +124,29 @@ int tfuse_main(int argc, char **argv) {
   }
   if (error_count())
     goto out;
+  /* Every launch in every file of the project; and in the database's
+   * other files, launches tfuse cannot rewrite. */
   if (!launch_rewrite(&unit, &done_kernels, &opt, &edits))
     goto out;
-  if (done_kernels.len > 0 || tuned > 0)
-    edit_insert(&edits, 0,
-                arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s%s%s",
-                             TFUSE_VERSION, src.path, tfuse_prelude_text, opt.check || tuned ? tfuse_check_header_text : "",
-                             opt.check || tuned ? "\n" : "", tuned ? tfuse_tune_header_text : "", tuned ? "\n" : ""));
-
-  size_t len;
-  char *text = edit_apply(&edits, &src, &len);
-  if (!text)
+  if (!project_check_others(&proj, &done_kernels, &opt))
     goto out;
-  if (verify_output(&unit, &verified, text, len, &opt) && edit_write_file(opt.output, text, len))
+  /* Each changed file starts with the prelude its rewrites use. */
+  bool check_header = opt.check || tuned > 0; /* the tuning runtime uses the check header's types */
+  for (int i = 0; i < proj.files.len; i++) {
+    Source *f = proj.files.items[i];
+    if ((done_kernels.len > 0 || tuned > 0) && edit_touches(&edits, f))
+      edit_insert(&edits, f->base,
+                  arena_printf("/* Coarsened by tfuse %s from %s; edit the original, not this file. */\n%s\n%s%s%s%s",
+                               TFUSE_VERSION, f->path, tfuse_prelude_text, check_header ? tfuse_check_header_text : "",
+                               check_header ? "\n" : "", tuned ? tfuse_tune_header_text : "", tuned ? "\n" : ""));
+  }
+  /* The changed files' texts, parsed once more where a kernel left a
+   * compile-time probe (passes/verify.c), then written all or none. */
+  Vec outputs = {0};
+  if (!project_render(&proj, &edits, &opt, &outputs))
+    goto out;
+  if (verify_output(&unit, &verified, &proj, &outputs, &opt) && project_write(&proj, &outputs, &opt))
     rc = 0;
-  free(text);
 
 out:
   if (error_count() && rc == 0)

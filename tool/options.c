@@ -8,11 +8,13 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: tfuse [options] FILE.cu [-- NVCC_FLAGS...]\n"
+    "usage: tfuse [options] FILE.cu... [-- NVCC_FLAGS...]\n"
+    "       tfuse [options] -p BUILD_DIR [FILE.cu...]\n"
     "\n"
-    "Coarsens the CUDA kernels of FILE.cu marked `#pragma tfuse coarsen` (or\n"
-    "named with -kernel): each thread does the work of K logical threads, and\n"
-    "the kernels' launches in the file are rescaled to match.\n"
+    "Coarsens the CUDA kernels marked `#pragma tfuse coarsen` (or named with\n"
+    "-kernel) in the files given and the headers they include from the root\n"
+    "folder: each thread does the work of K logical threads, and every launch\n"
+    "of those kernels in those files is rescaled to match.\n"
     "\n"
     "options:\n"
     "  -factor K              coarsening factor K >= 1 (default 2; 1 leaves kernels unchanged)\n"
@@ -29,12 +31,16 @@ static const char usage_text[] =
     "                         thread mode: copy r is threadIdx+r*blockDim (stride, default)\n"
     "                         or threadIdx*K+r (consecutive)\n"
     "  -kernel NAME           coarsen this kernel, annotated or not (repeatable)\n"
-    "  -o FILE                write the result to FILE (default and `-`: standard output)\n"
-    "  -i                     rewrite FILE.cu in place\n"
+    "  -o FILE                write the result to FILE (default and `-`: standard output);\n"
+    "                         one input, no header changed\n"
+    "  -i                     rewrite the changed files in place\n"
+    "  -out-dir DIR           write each changed file to DIR, at its path under the root\n"
+    "  -root DIR              the project's root: headers under it are rewritten too\n"
+    "                         (default: the folder of the inputs, their common ancestor)\n"
     "  -no-promote            do not promote shared-memory re-reads to registers\n"
     "  -report                print a remark for each promotion decision\n"
     "  -skip-unsafe           leave kernels that cannot be coarsened unchanged, with a warning\n"
-    "  -external-launches     a thread-mode kernel may be launched outside this file (its\n"
+    "  -external-launches     a thread-mode kernel may be launched outside these files (its\n"
     "                         launches there must divide the block by K themselves)\n"
     "  -check                 also emit each original kernel (as NAME__tf_orig) and route\n"
     "                         launches through the check runtime: with TFUSE_CHECK=1 each\n"
@@ -46,8 +52,8 @@ static const char usage_text[] =
     "  -include FILE          include FILE first; -std=c++NN: the C++ dialect (nvcc's\n"
     "                         long spellings too: --include-path, --define-macro...)\n"
     "  -cuda-path DIR         CUDA installation (default /usr/local/cuda)\n"
-    "  -p BUILD_DIR           take include paths, defines and -std for FILE from\n"
-    "                         BUILD_DIR/compile_commands.json\n"
+    "  -p BUILD_DIR           take each file's compiler flags from\n"
+    "                         BUILD_DIR/compile_commands.json; no FILE: all its CUDA files\n"
     "  -help                  print this help\n"
     "  -version               print the version\n"
     "\n"
@@ -260,9 +266,7 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       break;
     }
     if (arg[0] != '-' || !strcmp(arg, "-")) {
-      if (opt->input)
-        return usage_error("more than one input file ('%s' and '%s')", opt->input, arg);
-      opt->input = arg;
+      vec_push(&opt->inputs, arg);
       continue;
     }
     /* Normalize: strip one or two dashes, split `name=value`. */
@@ -338,6 +342,12 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       opt->output = value;
     } else if (FLAG("i")) {
       opt->in_place = true;
+    } else if (FLAG("out-dir")) {
+      NEED_VALUE();
+      opt->out_dir = value;
+    } else if (FLAG("root")) {
+      NEED_VALUE();
+      opt->root = value;
     } else if (FLAG("no-promote")) {
       opt->promote = false;
     } else if (FLAG("report")) {
@@ -374,12 +384,13 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
 #undef FLAG
 #undef NEED_VALUE
   }
-  if (!opt->input)
+  if (!opt->inputs.len && !opt->compdb_dir)
     return usage_error("no input file%s%s", "", "");
-  if (opt->in_place && opt->output)
-    return usage_error("-i and -o cannot be used together%s%s", "", "");
-  if (opt->in_place)
-    opt->output = opt->input;
+  if ((opt->in_place != 0) + (opt->output != NULL) + (opt->out_dir != NULL) > 1)
+    return usage_error("-i, -o and -out-dir cannot be used together%s%s", "", "");
+  if (opt->output && (opt->inputs.len > 1 || !opt->inputs.len))
+    return usage_error("-o writes one file, but tfuse rewrites %s; use -i or -out-dir DIR%s",
+                       opt->inputs.len ? "several inputs" : "the files of the compilation database", "");
   if (opt->cli.nfactors > 1 && !(opt->cli.set & OPT_SET_DIM))
     return usage_error("-factor %s gives one factor per dimension: also give the dimensions, e.g. -dim %s",
                        params_factor_text(&opt->cli), opt->cli.nfactors == 2 ? "x,y" : "x,y,z");

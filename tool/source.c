@@ -1,7 +1,10 @@
-/* The main input file: its text and offset <-> line/column mapping. */
+/* Source files: their text and offset <-> line/column mapping, and a
+ * project's text (its files end to end). */
 #include "tfuse.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,15 +26,20 @@ bool source_load(Source *src, const char *path) {
     buf_free(&b);
     return false;
   }
-  src->path = path;
-  source_set_text(src, arena_strndup(b.data ? b.data : "", b.len), b.len);
+  source_set_text(src, path, b.data ? b.data : "", b.len);
   buf_free(&b);
   return true;
 }
 
-void source_set_text(Source *src, char *text, size_t len) {
+const char *path_real(const char *path) {
+  char buf[PATH_MAX];
+  return realpath(path, buf) ? arena_strdup(buf) : NULL;
+}
+
+void source_set_text(Source *src, const char *path, const char *text, size_t len) {
+  src->path = path;
   src->len = len;
-  src->text = text;
+  src->text = arena_strndup(text, len);
   int cap = 1;
   for (size_t i = 0; i < src->len; i++)
     cap += src->text[i] == '\n';
@@ -41,6 +49,41 @@ void source_set_text(Source *src, char *text, size_t len) {
   for (size_t i = 0; i < src->len; i++)
     if (src->text[i] == '\n')
       src->line_start[src->nlines++] = (unsigned)i + 1;
+}
+
+void source_join(Source *all, Vec *files, const char *path) {
+  Buf b = {0};
+  for (int i = 0; i < files->len; i++) {
+    Source *f = files->items[i];
+    if (i > 0)
+      buf_add(&b, "\n", 1); /* a file's last line ends before the next file */
+    f->base = (unsigned)b.len;
+    buf_add(&b, f->text, f->len);
+    vec_push(&all->parts, f);
+  }
+  source_set_text(all, path, b.data ? b.data : "", b.len);
+  buf_free(&b);
+}
+
+const Source *source_file_at(const Source *src, unsigned off) {
+  if (src->parts.len == 0)
+    return src;
+  int lo = 0, hi = src->parts.len - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (((Source *)src->parts.items[mid])->base <= off)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return src->parts.items[lo];
+}
+
+void source_locate(const Source *src, unsigned off, const char **path, int *line, int *col) {
+  const Source *f = source_file_at(src, off);
+  unsigned local = f == src ? off : off - f->base;
+  source_linecol(f, local > f->len ? (unsigned)f->len : local, line, col);
+  *path = f->path;
 }
 
 void source_linecol(const Source *src, unsigned off, int *line, int *col) {

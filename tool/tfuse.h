@@ -43,18 +43,32 @@ size_t str_hash(const char *s);
 
 /* ===================== tool/source.c ===================== */
 
-/* The main input file's text and a line table. */
-typedef struct {
+/* A file's text and a line table.  The passes read one Source, the
+ * project's text: the files of the project end to end (parts), each at its
+ * base offset, with a newline between two files.  So an offset names a
+ * file and a place in it; source_file_at says which file. */
+typedef struct Source Source;
+struct Source {
   const char *path;
   char *text;
   size_t len;
   unsigned *line_start; /* offsets of line starts */
   int nlines;
-} Source;
+  unsigned base; /* a file of a project: where its text starts in the project's */
+  Vec parts;     /* the project's text: Source* of its files, by base */
+};
 
 bool source_load(Source *src, const char *path);
-/* Replaces the text (arena memory) and its line table. */
-void source_set_text(Source *src, char *text, size_t len);
+/* The real path of path (realpath), or NULL when there is none. */
+const char *path_real(const char *path);
+/* Takes text (len bytes, copied) as the file `path`. */
+void source_set_text(Source *src, const char *path, const char *text, size_t len);
+/* Lays the files end to end into one text (their bases are set). */
+void source_join(Source *all, Vec *files, const char *path);
+/* The file of a project's text that off lies in (src itself if it has no parts). */
+const Source *source_file_at(const Source *src, unsigned off);
+/* File, line and column of off (in the file it lies in). */
+void source_locate(const Source *src, unsigned off, const char **path, int *line, int *col);
 void source_linecol(const Source *src, unsigned off, int *line, int *col);
 /* The line containing off, without its newline. */
 const char *source_line(const Source *src, unsigned off, size_t *len);
@@ -74,6 +88,9 @@ void verror_at(unsigned off, const char *fmt, va_list ap);
 void warning_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void note_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void remark_at(unsigned off, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error (counted) or a warning at off of a file outside the project's text. */
+void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* `tfuse: error: ...` with no location. */
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -85,31 +102,38 @@ int diag_end_trial(char **first_message, unsigned *first_off);
 
 /* ===================== tool/edit.c ===================== */
 
-/* Passes never write files.  They record edits against the input text and
- * this module applies them, rejecting overlaps. */
+/* Passes never write files.  They record edits against the project's text
+ * and this module applies them to each file, rejecting overlaps. */
 typedef struct {
-  unsigned off, len; /* replaced range of the input */
-  char *text;        /* replacement */
-  int seq;           /* insertion order: ties at one offset keep it */
+  const Source *file; /* the file it changes */
+  unsigned off, len;  /* replaced range of the project's text */
+  char *text;         /* replacement */
+  int seq;            /* insertion order: ties at one offset keep it */
 } Edit;
 
 typedef struct {
   Vec edits;
 } EditList;
 
-/* Starts a run: insertion order counts from zero again. */
-void edit_init(void);
+/* Starts a run: insertion order counts from zero again; edits are against
+ * `project` (the files in its parts once it has them). */
+void edit_init(const Source *project);
 void edit_replace(EditList *el, unsigned off, unsigned len, const char *text);
 void edit_insert(EditList *el, unsigned off, const char *text);
-/* Applies all edits to src; returns NULL (after an error) on overlap. */
-char *edit_apply(EditList *el, const Source *src, size_t *out_len);
-/* The text of [b, e) with the edits that lie within it applied (the others
- * are left out); an arena string, or NULL (after an error) on overlap.
- * -factor auto renders each variant of a kernel this way. */
+/* Whether some edit changes `file`. */
+bool edit_touches(const EditList *el, const Source *file);
+/* Applies the edits that change `file` to its text; returns NULL (after an
+ * error) on overlap. */
+char *edit_apply(EditList *el, const Source *file, size_t *out_len);
+/* The text of [b, e) of the project's text with the edits that lie within
+ * it applied (the others are left out); an arena string, or NULL (after an
+ * error) on overlap.  -factor auto renders each variant of a kernel this way. */
 char *edit_render_range(EditList *el, const Source *src, unsigned b, unsigned e);
 /* Writes data to path atomically (temporary file in the same folder, then
  * rename); "-" is stdout.  Returns false after printing an error. */
 bool edit_write_file(const char *path, const char *data, size_t len);
+/* Writes n files, all or none: every temporary file first, then the renames. */
+bool edit_write_files(int n, const char **paths, char **data, const size_t *lens);
 
 /* ===================== tool/options.c ===================== */
 
@@ -141,8 +165,10 @@ enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 
 #define FACTOR_AUTO 0
 
 typedef struct {
-  const char *input;
-  const char *output; /* NULL: stdout */
+  Vec inputs;         /* char*: the files given */
+  const char *output; /* -o FILE; NULL: stdout */
+  const char *out_dir; /* -out-dir DIR */
+  const char *root;    /* -root DIR */
   bool in_place;
   bool promote;
   bool report;
@@ -201,15 +227,67 @@ void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out)
 
 /* ===================== tool/compdb.c ===================== */
 
-/* Reads the command recorded for `input` in opt->compdb_dir/compile_commands.json
- * into Flag*s appended to out (flags_normalize), and its compiler into *cc;
- * false after an error. */
-bool compdb_flags(const Options *opt, const char *input, Compiler *cc, Vec *out);
+/* One entry of a compilation database. */
+typedef struct {
+  const char *file; /* real path */
+  Compiler cc;
+  bool cuda;        /* compiled as CUDA (by nvcc, a .cu file, or clang -x cuda) */
+  Vec flags;        /* Flag*: its options, read (flags_normalize) */
+} CompdbEntry;
+
+/* Loads dir/compile_commands.json (CompdbEntry*, first entry of a file
+ * only); false after an error. */
+bool compdb_load(const char *dir, Vec *entries);
+
+/* ===================== tool/project.c ===================== */
+
+/* A file given to tfuse (or taken from the database). */
+typedef struct {
+  const char *path; /* as given */
+  const char *real; /* its real path */
+  Compiler cc;
+  Vec flags;        /* Flag*: the database entry's, then the command line's */
+} Input;
+
+/* The files of one run: the inputs, and the headers they include that lie
+ * under the root and are not system headers. */
+typedef struct {
+  Vec inputs;       /* Input* */
+  const char *root; /* real path of the root folder */
+  Vec others;       /* char*: files of the compilation database not given */
+  Vec files;        /* Source*: the files of the project, inputs first (parse.c) */
+  Vec texts;        /* Source*: files parsed with this text instead of the disk's, by real path (the
+                       macro uses passes/macros.c expanded); the parse of each input sees them all */
+  Source text;      /* their text end to end: what the passes read (parse.c) */
+} Project;
+
+/* The inputs (given, or the database's), their flags, the root. */
+bool project_open(Project *p, const Options *opt);
+/* Whether path (a real path) lies under the root. */
+bool project_under_root(const Project *p, const char *real);
+/* Coarsened kernels named in database files that were not given: their
+ * launches there would not be rewritten (errors in thread mode unless
+ * -external-launches, else warnings). */
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt);
+/* A file's new text (project_render). */
+typedef struct {
+  const Source *file;
+  char *text;
+  size_t len;
+} Output;
+
+/* Applies the edits file by file: appends an Output* to outs for every
+ * changed file (with -o or standard output: the one input, changed or
+ * not, and an error if a header changed). */
+bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs);
+/* Writes the outputs where the options say (-o, -i, -out-dir), all or none. */
+bool project_write(const Project *p, const Vec *outs, const Options *opt);
 
 /* ===================== passes/parse.c ===================== */
 
 /* Our own syntax tree, built from libclang's cursors so that the passes
- * are plain C.  Offsets are byte offsets in the main file (the expansion
+ * are plain C.  Offsets are byte offsets in the project's text (see
+ * Source: a file of the project and a place in it; the expansion
  * location for macro-expanded code); `end` is exclusive. */
 typedef enum {
 #define X(name) name,
@@ -236,8 +314,8 @@ struct Sym {
   SymKind kind;
   char *name;
   char *usr;
-  unsigned decl_off; /* offset of the declaring name in the main file, or ~0u */
-  bool in_main_file;
+  unsigned decl_off; /* offset of the declaring name in the project's text, or ~0u */
+  bool in_main_file; /* declared in a file of the project (an input or a header of it) */
   bool in_system_header;
   bool is_array, is_pointer, is_reference, is_volatile, is_const;
   bool is_extern; /* extern __shared__ */
@@ -255,7 +333,7 @@ struct Sym {
   bool is_ctor;         /* SYM_FUNC: a constructor */
   Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
   bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
-  Node *body;       /* SYM_FUNC: definition body if seen (in the main file, or loaded by unit_load_body) */
+  Node *body;       /* SYM_FUNC: definition body if seen (in the project's files, or loaded by unit_load_body) */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
   unsigned ref_params; /* SYM_FUNC: bit i: parameter i is a non-const reference */
@@ -264,7 +342,7 @@ struct Sym {
   bool type_dependent; /* variables: the type depends on a template parameter */
   bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...): the host-side
                           parse does not see the device code */
-  void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the main file */
+  void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the project's files */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
   unsigned vmask;   /* uniform.c, several dimensions: the dimensions along which it may differ */
@@ -282,7 +360,7 @@ struct Sym {
 
 struct Node {
   NodeKind kind;
-  unsigned begin, end; /* extent in the main file */
+  unsigned begin, end; /* extent in the project's text */
   unsigned loc;        /* the cursor's own location (the name for decls) */
   bool in_macro;       /* spelled inside a macro expansion */
   int op;              /* N_BINOP/N_ASSIGN/N_UNOP: Op */
@@ -341,52 +419,69 @@ typedef enum {
 
 typedef struct Kernel Kernel;
 
-/* A macro definition (parse.c), as tokens: for passes/macros.c. */
+/* A macro definition (parse.c), as tokens: for passes/macros.c.  Each
+ * translation unit has its own (a header's macros once per input that
+ * includes it): which macros a use sees depends on the input. */
 typedef struct {
-  char *name, *file;
+  char *name, *file; /* file: as libclang names it */
   unsigned def_off;
+  unsigned def_at;   /* its name in the project's text, or ~0u outside the project's files */
+  int tu;            /* the translation unit (input) it was read from */
   bool func_like, variadic;
   int nparams, nbody;
   char **params, **body;
 } Macro;
 
-/* A macro invocation in the main file: its extent and its own tokens. */
+/* A macro invocation written in a file of the project: its extent (in the
+ * project's text) and its own tokens.  A use in a header is one per input
+ * that includes the header, each expanded with that input's macros. */
 typedef struct {
   unsigned begin, end;
   Macro *macro;
+  int tu;
   int ntok;
   char **tok;
 } MacroUse;
 
-/* A parsed input: the kernels, launches and every other function. */
+/* The parsed project: the kernels, launches and every other function of
+ * its files (each once, however many inputs include it). */
 typedef struct {
-  Source *src;
-  Vec functions;  /* Node* N_FUNC with bodies, defined in the main file */
-  Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes), main file */
+  Source *src;    /* the project's text */
+  Vec functions;  /* Node* N_FUNC with bodies, defined in the project's files */
+  Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes) */
   Vec launches;   /* Node* N_CALL with is_launch */
-  Vec idents;     /* char*: every identifier spelled in the main file */
-  Vec extern_functions; /* Node* N_FUNC defined outside the main file whose bodies were loaded for analysis
-                           (unit_load_body); their offsets do not point into the main file */
-  Vec macros;     /* Macro*: definitions in the main file, and those its macro uses name */
-  Vec macro_uses; /* MacroUse*: macro invocations written in the main file */
+  Vec extern_functions; /* Node* N_FUNC defined outside the project's files whose bodies were loaded for
+                           analysis (unit_load_body); their offsets do not point into the project's text */
+  Vec macros;     /* Macro*: definitions in the project's files, and those its macro uses name; by Macro.tu */
+  Vec macro_uses; /* MacroUse*: macro invocations written in the project's files */
   void *impl;     /* libclang state, private to parse.c */
 } Unit;
 
-/* Parses the input with libclang; forwards the compiler's errors.  Returns
- * false when the file could not be parsed. */
-bool parse_unit(Unit *u, Source *src, const Options *opt);
+/* Parses every input with libclang, finds the project's files (fills
+ * p->files and p->text), forwards the compiler's errors, and builds the
+ * trees.  Returns false when an input could not be parsed. */
+bool parse_project(Unit *u, Project *p, const Options *opt);
 void parse_dispose(Unit *u);
-/* Parses TEXT as the file SRC->path with the run's flags; appends each error's message, its notes on the
- * following lines, to OUT (arena strings). False if libclang could not parse at all. */
-bool parse_text_errors(const Source *src, const char *text, size_t len, const Options *opt, Vec *out);
-/* verify.c: parses the output once more where a kernel carries a compile-time probe; false (with errors) if it
- * fails. */
-bool verify_output(Unit *u, const Vec *kernels, const char *text, size_t len, const Options *opt);
-/* Builds the body of fn when it is defined outside the main file (a header);
- * returns whether fn has a body now.  For analysis only: the nodes' offsets
- * are not in the main file's text. */
+/* Parses every input of p again with `texts` (Source*, named by real path)
+ * in place of those files; appends each error's message, its notes on the
+ * following lines, to out (arena strings; an error several inputs share,
+ * once).  False if libclang could not parse an input at all. */
+bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt, Vec *out);
+/* verify.c: parses the outputs once more where a kernel carries a
+ * compile-time probe; false (with errors) if that fails. */
+bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt);
+/* Builds the body of fn when it is defined outside the project's files (a
+ * system header, a header outside the root); returns whether fn has a body
+ * now.  For analysis only: the nodes' offsets are not in the project's text. */
 bool unit_load_body(Unit *u, Sym *fn);
 bool unit_has_ident(const Unit *u, const char *name);
+/* Whether the preprocessor skipped off (#if 0 ... #endif) for every input
+ * that includes its file. */
+bool unit_is_skipped(const Unit *u, unsigned off);
+/* Whether the text at def is seen before the text at at: in one file, def
+ * comes first; else at is in an input that includes def's file through an
+ * #include written before at. */
+bool unit_precedes(const Unit *u, unsigned def, unsigned at);
 /* Offset just past the bracket matching the one at `open`, skipping
  * comments and literals; returns `limit` if unmatched. */
 unsigned text_match(const Source *src, unsigned open, unsigned limit);
@@ -572,15 +667,21 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
 
 /* ===================== passes/macros.c ===================== */
 
-/* The main file's text with the macro uses inside the coarsened kernels
- * whose expansion names a thread or block builtin or one of the kernel's
- * own variables replaced by their expansion (tfuse rewrites text, and a
- * name spelled in a macro's body has no text at the use); NULL when there
- * is none to expand. */
-char *macros_expand_kernels(Unit *u, Vec *kernels, size_t *len);
-/* Whether a macro use left in the file may launch k (its expansion does, or
- * tfuse cannot expand it and it names k or another macro). */
-bool macro_uses_may_launch(Unit *u, Kernel *k);
+/* Expands, in the text, the macro uses inside the coarsened kernels whose
+ * expansion names a thread or block builtin or one of the kernel's own
+ * variables (tfuse rewrites text, and a name spelled in a macro's body has
+ * no text at the use), and host uses whose expansion launches a coarsened
+ * kernel.  Each file of the project with such uses gets its new text in
+ * `texts` (Source*, the file's real path: see Project.texts); returns
+ * whether there was any. */
+bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts);
+/* Whether a macro use left in the project may launch k through the macro
+ * defined by the #define directive at `directive`, whose body holds a
+ * launch of k at `at`: its expansion goes through that definition, or
+ * tfuse cannot expand it and it names that macro, k, or another macro in
+ * its body.  A use that launches k only in its arguments does not count:
+ * launch.c rewrites that launch in place. */
+bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at);
 
 /* ===================== passes/variants.c ===================== */
 
@@ -603,6 +704,12 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
  * function pointers that hold the kernel (launch.c). */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el, const char *comment);
 const char *original_name(const Kernel *k);
+/* After a kernel's name at `off`: the offset of the `<<<` that follows it,
+ * past template arguments (`k<T, 4><<<`), or 0 if no launch follows. */
+unsigned launch_chevrons(const Source *src, unsigned off);
+/* Skips a comment or a literal starting at i; returns the offset after it,
+ * or i if none starts there. */
+size_t skip_comment_or_literal(const char *t, size_t len, size_t i);
 /* -factor auto: every launch of k (after variants_emit) becomes a dispatch
  * through the tuning runtime (runtime/include/tfuse/tune.h). */
 bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el);

@@ -1,0 +1,5 @@
+#include "kernels.cuh"
+
+void run_a(float *out, const float *in, int n) {
+  scale<<<(n + 255) / 256, 256>>>(out, in, n);
+}

@@ -1,0 +1,286 @@
+/* project: the files of one run, and where their new text goes.
+ *
+ * Contract: project_open turns the command line into inputs (the files
+ * given, or with `-p BUILD_DIR` and none, the database's CUDA files), each
+ * with its compiler flags (its database entry's, then those of the command
+ * line), and the root (-root, else the inputs' deepest common folder).
+ * parse.c then adds the headers under the root.  project_check_others
+ * reports launches tfuse cannot see (files of the database not given);
+ * project_render applies the edits file by file (tool/edit.c), and
+ * project_write writes every changed file, all or none:
+ *   -o FILE or standard output  one input, and no header changed
+ *   -i                          each changed file in place
+ *   -out-dir DIR                each changed file at DIR/<its path under the root>
+ */
+#include "tfuse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The folder of a real path ("/" for a file at the top). */
+static char *dir_of(const char *real) {
+  const char *slash = strrchr(real, '/');
+  return slash && slash != real ? arena_strndup(real, (size_t)(slash - real)) : arena_strdup("/");
+}
+
+bool project_under_root(const Project *p, const char *real) {
+  size_t n = strlen(p->root);
+  if (n == 1)
+    return real[0] == '/';
+  return !strncmp(real, p->root, n) && real[n] == '/';
+}
+
+/* A real path as messages show it: relative to the current folder if under it. */
+static const char *shown_path(const char *real) {
+  char cwd[PATH_MAX];
+  size_t n;
+  if (!getcwd(cwd, sizeof cwd) || !(n = strlen(cwd)) || strncmp(real, cwd, n) || real[n] != '/')
+    return real;
+  return real + n + 1;
+}
+
+static void add_input(Project *p, const char *path, const char *real, const CompdbEntry *e, const Options *opt) {
+  for (int i = 0; i < p->inputs.len; i++)
+    if (!strcmp(((Input *)p->inputs.items[i])->real, real))
+      return; /* given twice */
+  Input *in = arena_alloc(sizeof *in);
+  in->path = path;
+  in->real = real;
+  in->cc = e ? e->cc : CC_NVCC;
+  if (e)
+    for (int i = 0; i < e->flags.len; i++)
+      vec_push(&in->flags, e->flags.items[i]);
+  flags_normalize(in->cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &in->flags);
+  vec_push(&p->inputs, in);
+}
+
+bool project_open(Project *p, const Options *opt) {
+  Vec entries = {0};
+  if (opt->compdb_dir && !compdb_load(opt->compdb_dir, &entries))
+    return false;
+  bool ok = true;
+  if (opt->inputs.len == 0) {
+    for (int i = 0; i < entries.len; i++) {
+      CompdbEntry *e = entries.items[i];
+      if (e->cuda && access(e->file, R_OK) == 0)
+        add_input(p, e->file, e->file, e, opt);
+    }
+    if (!p->inputs.len) {
+      error_plain("'%s/compile_commands.json' lists no CUDA file", opt->compdb_dir);
+      return false;
+    }
+  }
+  for (int i = 0; i < opt->inputs.len; i++) {
+    const char *path = opt->inputs.items[i];
+    const char *real = path_real(path);
+    FILE *f = real ? fopen(path, "rb") : NULL;
+    if (!f) {
+      error_plain("cannot open '%s': %s", path, strerror(errno));
+      ok = false;
+      continue;
+    }
+    fclose(f);
+    CompdbEntry *e = NULL;
+    for (int j = 0; j < entries.len && !e; j++)
+      if (!strcmp(((CompdbEntry *)entries.items[j])->file, real))
+        e = entries.items[j];
+    if (opt->compdb_dir && !e) {
+      error_plain("'%s' has no entry in '%s/compile_commands.json'", path, opt->compdb_dir);
+      ok = false;
+      continue;
+    }
+    add_input(p, path, real, e, opt);
+  }
+  if (!ok)
+    return false;
+  if (p->inputs.len > 1 && !opt->in_place && !opt->out_dir) {
+    error_plain("tfuse rewrites %d files; give -i (in place) or -out-dir DIR", p->inputs.len);
+    return false;
+  }
+
+  /* The root: given, or the inputs' deepest common folder. */
+  if (opt->root) {
+    p->root = path_real(opt->root);
+    struct stat st;
+    if (!p->root || stat(p->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      error_plain("the root '%s' is not a folder", opt->root);
+      return false;
+    }
+  } else {
+    char *root = dir_of(((Input *)p->inputs.items[0])->real);
+    for (int i = 1; i < p->inputs.len; i++) {
+      const char *d = dir_of(((Input *)p->inputs.items[i])->real);
+      size_t n = 0;
+      while (root[n] && root[n] == d[n])
+        n++;
+      /* Back to the last whole folder both share. */
+      if (!(root[n] == 0 && (d[n] == '/' || d[n] == 0)))
+        while (n > 0 && root[n] != '/')
+          n--;
+      root[n ? n : 1] = 0;
+    }
+    p->root = root;
+  }
+
+  for (int i = 0; i < entries.len; i++) {
+    CompdbEntry *e = entries.items[i];
+    bool given = false;
+    for (int j = 0; j < p->inputs.len && !given; j++)
+      given = !strcmp(((Input *)p->inputs.items[j])->real, e->file);
+    if (!given)
+      vec_push(&p->others, (void *)shown_path(e->file));
+  }
+  vec_free(&entries);
+  return true;
+}
+
+static bool is_ident(char c) { return c == '_' || isalnum((unsigned char)c); }
+
+/* The offset of the first `NAME<<<` or `NAME<...><<<` in text (outside
+ * comments and literals), or -1. */
+static long find_launch(const Source *f, const char *name) {
+  const char *t = f->text;
+  size_t len = f->len, nl = strlen(name);
+  for (size_t i = 0; i < len;) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    bool word = !(i > 0 && is_ident(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
+                !(i + nl < len && is_ident(t[i + nl]));
+    if (!word) {
+      i++;
+      continue;
+    }
+    if (launch_chevrons(f, (unsigned)(i + nl)))
+      return (long)i;
+    i += nl;
+  }
+  return -1;
+}
+
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt) {
+  bool ok = true;
+  for (int i = 0; i < p->others.len; i++) {
+    Source f = {0};
+    FILE *probe = fopen(p->others.items[i], "rb");
+    if (!probe)
+      continue; /* a file the database lists but that is gone */
+    fclose(probe);
+    if (!source_load(&f, p->others.items[i]))
+      continue;
+    for (int j = 0; j < kernels->len; j++) {
+      Kernel *k = kernels->items[j];
+      long at = k->p.factor > 1 ? find_launch(&f, k->sym->name) : -1;
+      if (at < 0)
+        continue;
+      /* As for a kernel with no launch in the files given (launch.c). */
+      bool error = k->p.mode == MODE_THREAD && !opt->external_launches;
+      if (k->p.mode == MODE_BLOCK && opt->external_launches)
+        continue;
+      diag_in_file(&f, (unsigned)at,
+                   error, "launch of coarsened kernel '%s' in a file that is not among the files given: it would "
+                          "not be rewritten%s",
+                   k->sym->name, error ? "; give this file too (or -external-launches)" : "");
+      ok &= !error;
+    }
+  }
+  return ok;
+}
+
+/* mkdir -p of path's folder. */
+static bool make_parent(const char *path) {
+  char *d = arena_strdup(path);
+  char *slash = strrchr(d, '/');
+  if (!slash || slash == d)
+    return true;
+  *slash = 0;
+  for (char *q = d + 1; *q; q++)
+    if (*q == '/') {
+      *q = 0;
+      mkdir(d, 0755);
+      *q = '/';
+    }
+  mkdir(d, 0755);
+  struct stat st;
+  if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    error_plain("cannot create the folder '%s'%s", d, stat(d, &st) == 0 ? ": a file has that name" : "");
+    return false;
+  }
+  return true;
+}
+
+/* One file's text with its edits, as an Output (NULL after an error). */
+static Output *render(const Source *f, EditList *el) {
+  Output *o = arena_alloc(sizeof *o);
+  o->file = f;
+  char *text = edit_apply(el, f, &o->len);
+  if (!text)
+    return NULL;
+  o->text = arena_strndup(text, o->len);
+  free(text);
+  return o;
+}
+
+bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs) {
+  if (!opt->in_place && !opt->out_dir) {
+    /* -o FILE or standard output: the one input, whatever changed in it. */
+    for (int i = 1; i < p->files.len; i++)
+      if (edit_touches(el, p->files.items[i])) {
+        const char *path = ((Source *)p->files.items[i])->path, *real = path_real(path);
+        error_plain("tfuse also rewrites '%s' (a header of the project); -o writes one file: give -i (in place) "
+                    "or -out-dir DIR", real ? shown_path(real) : path);
+        return false;
+      }
+    Output *o = render(p->files.items[0], el);
+    if (o)
+      vec_push(outs, o);
+    return o != NULL;
+  }
+  for (int i = 0; i < p->files.len; i++) {
+    if (!edit_touches(el, p->files.items[i]))
+      continue;
+    Output *o = render(p->files.items[i], el);
+    if (!o)
+      return false;
+    vec_push(outs, o);
+  }
+  return true;
+}
+
+bool project_write(const Project *p, const Vec *outs, const Options *opt) {
+  if (!opt->in_place && !opt->out_dir) {
+    const Output *o = outs->items[0];
+    return edit_write_file(opt->output, o->text, o->len);
+  }
+  int n = outs->len;
+  const char **paths = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
+  char **data = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
+  size_t *lens = arena_alloc(sizeof(size_t) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    const Output *o = outs->items[i];
+    const char *dest = o->file->path;
+    if (opt->out_dir) {
+      const char *real = path_real(o->file->path);
+      if (!real || !project_under_root(p, real)) {
+        error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", o->file->path, p->root);
+        return false;
+      }
+      dest = arena_printf("%s/%s", opt->out_dir, real + strlen(p->root) + (strlen(p->root) > 1));
+    }
+    paths[i] = dest;
+    data[i] = o->text;
+    lens[i] = o->len;
+  }
+  for (int i = 0; i < n && opt->out_dir; i++)
+    if (!make_parent(paths[i]))
+      return false;
+  return edit_write_files(n, paths, data, lens);
+}
