@@ -204,6 +204,19 @@ def classify_tfuse(rc, err):
     return "tfuse-failed", "rc %d: %s" % (rc, (err.strip().splitlines() or ["?"])[-1][:300])
 
 
+def fewer_factors(over, factors, kernels, r):
+    """(kernel, factor) pairs over the static shared memory limit: the candidate factors from the smallest that
+    failed up are dropped, or, where that is the smallest factor left, the kernels failing at it."""
+    least = min(f for _, f in over)
+    now = factors or AUTO_FACTORS
+    if least > now[0]:
+        return [f for f in now if f < least], kernels
+    for k, f in over:
+        if f == least:
+            r["dropped"][k] = "too much static shared memory at the smallest factor, %d" % f
+    return factors, [k for k in kernels if k not in r["dropped"]]
+
+
 def auto_request(p, pdir, results, a, tfuse, tune_obj):
     """The -factor auto request of program p: every kernel that a block-mode request rewrote (in results), in one
     file, `tfuse -kernel A -kernel B ... -factor auto -mode block`, compiled with the tuning runtime.  A kernel
@@ -232,16 +245,8 @@ def auto_request(p, pdir, results, a, tfuse, tune_obj):
             r["reason"] = reason_class(detail)
         probed = [(k, int(f)) for f, k in AUTO_PROBE_RE.findall(se) if k in kernels]
         if outcome == "refused" and probed:
-            # tfuse found candidates over 48 KB of static shared memory (template sizes): fewer factors
-            least = min(f for _, f in probed)
-            now = factors or AUTO_FACTORS
-            if least > now[0]:
-                factors = [f for f in now if f < least]
-            else:
-                for k, f in probed:
-                    if f == least:
-                        r["dropped"][k] = "too much static shared memory at the smallest factor, %d" % f
-                kernels = [k for k in kernels if k not in r["dropped"]]
+            # tfuse found candidates over 48 KB of static shared memory (template sizes)
+            factors, kernels = fewer_factors(probed, factors, kernels, r)
             continue
         if outcome != "rewritten":
             break
@@ -272,15 +277,7 @@ def auto_request(p, pdir, results, a, tfuse, tune_obj):
         r["nvcc_error"] = first
         over = [(k, int(f)) for k, f in AUTO_SHARED_RE.findall(msg) if k in kernels]
         if over:
-            least = min(f for _, f in over)
-            now = factors or AUTO_FACTORS
-            if least > now[0]:
-                factors = [f for f in now if f < least]
-            else:
-                for k, f in over:
-                    if f == least:
-                        r["dropped"][k] = "too much static shared memory at the smallest factor, %d" % f
-                kernels = [k for k in kernels if k not in r["dropped"]]
+            factors, kernels = fewer_factors(over, factors, kernels, r)
             continue
         with open(os.path.join(pdir, vfile + ".nvcc.txt"), "w") as fh:
             fh.write(msg)
