@@ -1,7 +1,7 @@
 /*
  * gaussjordan_ws: Volkov's Gauss-Jordan kernel as the seed has it
  * (seeds/volkov-unrolling-parallel-loops.txt, "Small linear solves"), the
- * kernel that ../shared/GPU.md's Gauss-Jordan reference times (original
+ * kernel of the hand-coarsened reference times in docs/RESULTS.md (original
  * 1.27 ms; hand unrolled K=16 2.65x; with register promotion 3.7x): one
  * 32x32 block per matrix, one barrier per step, the pivot row scaled by
  * its own warp alone, every other row updated in place. As in the seed
