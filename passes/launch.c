@@ -88,7 +88,6 @@ static bool in_statement_position(const Node *call) {
   }
 }
 
-static bool is_ident_char(char c) { return c == '_' || isalnum((unsigned char)c); }
 
 const char *original_name(const Kernel *k) { return arena_printf("%s__tf_orig", k->sym->name); }
 
@@ -188,7 +187,7 @@ static char *callee_renamed(const char *callee, const char *name, const char *to
   char *out = NULL;
   size_t nlen = strlen(name);
   for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name)) {
-    if ((p == callee || !is_ident_char(p[-1])) && !is_ident_char(p[nlen]))
+    if ((p == callee || !ident_char(p[-1])) && !ident_char(p[nlen]))
       out = arena_printf("%.*s%s%s", (int)(p - callee), callee, to, p + nlen);
   }
   return out;
@@ -319,7 +318,7 @@ static bool locate_launch_text(Unit *u, Node *call, Kernel *k) {
                    strncmp(t + call->begin, name, nl) != 0;
   if (!macro_arg)
     return true;
-  if (b + nl > src->len || strncmp(t + b, name, nl) != 0 || (b > 0 && is_ident_char(t[b - 1])))
+  if (b + nl > src->len || strncmp(t + b, name, nl) != 0 || (b > 0 && ident_char(t[b - 1])))
     return false;
   unsigned p = launch_chevrons(src, b + (unsigned)nl);
   if (!p)
@@ -682,8 +681,8 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
       i = j;
       continue;
     }
-    bool word = (i == 0 || !(isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_')) && i + nl <= len &&
-                !strncmp(t + i, name, nl) && !(i + nl < len && (isalnum((unsigned char)t[i + nl]) || t[i + nl] == '_'));
+    bool word = (i == 0 || !ident_char(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
+                !(i + nl < len && ident_char(t[i + nl]));
     if (!word) {
       i++;
       continue;

@@ -1675,16 +1675,12 @@ void parse_dispose(Unit *u) {
   u->impl = NULL;
 }
 
-static bool is_ident_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 bool unit_has_ident(const Unit *u, const char *name) {
   size_t n = strlen(name);
   const char *t = u->src->text;
   for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
-    bool left = p == t || !is_ident_char(p[-1]);
-    bool right = !is_ident_char(p[n]);
+    bool left = p == t || !ident_char(p[-1]);
+    bool right = !ident_char(p[n]);
     if (left && right)
       return true;
   }

@@ -140,7 +140,6 @@ bool project_open(Project *p, const Options *opt) {
   return true;
 }
 
-static bool is_ident(char c) { return c == '_' || isalnum((unsigned char)c); }
 
 /* The offset of the first `NAME<<<` or `NAME<...><<<` in text (outside
  * comments and literals), or -1. */
@@ -153,8 +152,8 @@ static long find_launch(const Source *f, const char *name) {
       i = j;
       continue;
     }
-    bool word = !(i > 0 && is_ident(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
-                !(i + nl < len && is_ident(t[i + nl]));
+    bool word = !(i > 0 && ident_char(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
+                !(i + nl < len && ident_char(t[i + nl]));
     if (!word) {
       i++;
       continue;

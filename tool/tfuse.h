@@ -22,6 +22,9 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 char *buf_take(Buf *b); /* returns data, leaves b empty */
 void buf_free(Buf *b);
 
+/* A character of a C/C++ identifier: letter, digit or underscore. */
+bool ident_char(char c);
+
 /* A pointer vector; its items are in the arena, and vec_free only empties it. */
 typedef struct {
   void **items;

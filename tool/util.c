@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 static void *xrealloc(void *p, size_t n) {
   p = realloc(p, n);
   if (!p) {
