@@ -1164,7 +1164,7 @@ static void plan_shared_probe(Fuse *F, Node *body) {
     if (s->is_extern)
       continue;
     replicated |= s->varying;
-    int copies = ngroups(F, sym_dims(F, s)); /* one replica per index along the dimensions it varies along */
+    int copies = params_shared_replicas(&F->k->p, s);
     if (s->bytes >= 0) {
       known += s->bytes * copies;
       continue;

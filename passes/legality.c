@@ -604,9 +604,7 @@ static void check_static_shared(Legal *L) {
       vec_free(&vars);
       return;
     }
-    /* Several dimensions: one replica per index along the dimensions it varies along. */
-    total += !s->varying ? s->bytes : params_multi(&k->p) ? s->bytes * params_copies(&k->p, s->vmask)
-                                                          : s->bytes * k->p.factor;
+    total += s->bytes * params_shared_replicas(&k->p, s);
     if (s->varying) {
       replicated += s->bytes;
       if (!largest || s->bytes > largest->bytes)

@@ -197,6 +197,10 @@ int params_copies(const Params *p, unsigned mask) {
   return n;
 }
 
+int params_shared_replicas(const Params *p, const Sym *s) {
+  return !s->varying ? 1 : params_multi(p) ? params_copies(p, s->vmask) : p->factor;
+}
+
 const char *params_resolve(Params *p) {
   int nf = p->nfactors ? p->nfactors : 1, nd = p->ndims ? p->ndims : 1;
   if (!p->nfactors)

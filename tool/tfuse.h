@@ -198,6 +198,10 @@ unsigned params_dims(const Params *p);
 bool params_multi(const Params *p);
 /* The number of copies that differ along the dimensions of mask: the product of their factors. */
 int params_copies(const Params *p, unsigned mask);
+struct Sym;
+/* Block mode: the copies of a shared variable (1 if uniform; else one per index along the dimensions its
+ * contents vary in, K in one dimension). */
+int params_shared_replicas(const Params *p, const struct Sym *s);
 /* After merging: checks factors against dims and fills kd (and factor,
  * dim); returns NULL, or what is wrong. */
 const char *params_resolve(Params *p);
