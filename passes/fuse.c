@@ -60,7 +60,7 @@ typedef struct {
   bool first;     /* the next piece follows a gap copied from the input */
   const char *indent; /* indentation of a braced body's pieces, or NULL */
   const char *body_head; /* a statement to put first in the next body */
-  int label_seq, pred_seq;
+  int label_seq, pred_seq, hoist_seq;
   bool failed;
   Sym *probe_anchor;  /* the static shared size probe follows this variable's declaration */
   const char *probe;  /* ... and is this static_assert */
@@ -1306,6 +1306,104 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
   return true;
 }
 
+/* ---- uniform loads hoisted out of per-copy statements ---- */
+
+/* In a statement emitted per copy that stores to memory, nvcc must reload
+ * a uniform load after every copy's store, since the store might reach its
+ * address: Gauss-Jordan's `A[y][x] -= A[y][i] * A[i][x]` read A[i][x]
+ * K times.  Loading it once, before copy 0, into a temporary (Volkov's
+ * `Aix`) is one of the interleavings the original allows: between two
+ * barriers the logical threads are unordered, so "every copy loads, then
+ * every copy runs its statement" is an execution of the original, provided
+ * that within one copy the load still precedes that copy's own store and
+ * follows its earlier statements.  So the statement must be one assignment
+ * `L op= R` whose operands have no side effects (R, and L's address, are
+ * evaluated before the store), the load must be evaluated whenever the
+ * statement is (not under `?:`, `&&`, `||`), and some copy must run the
+ * statement (the temporary is loaded only where a copy is known live).
+ * Only non-volatile subscripts of arithmetic type, of a shared array that
+ * is one per block or of memory through a pointer, are hoisted; one
+ * temporary per distinct text. */
+typedef struct {
+  Node *load;
+  char *name;
+} Hoist;
+
+static bool hoistable_load(Fuse *F, Node *n) {
+  if (n->kind != N_SUBSCRIPT || n->in_macro || n->promo || node_dims(F, n) || !arith_type_spelling(n->type_arith) ||
+      node_has_side_effects(n))
+    return false;
+  /* The array or pointer as declared, with no cast on the way (a cast may
+   * add `volatile`): `A[i][j]`, `p[i]`. */
+  Node *base = n;
+  int rank = 0;
+  while (base && base->kind == N_SUBSCRIPT) {
+    base = base->kid[0];
+    rank++;
+    while (base && (base->kind == N_PAREN || base->kind == N_UNEXPOSED) && base->nkid == 1)
+      base = base->kid[0];
+  }
+  if (!base || base->kind != N_DECL_REF || !base->sym || base->sym->is_volatile || sym_dims(F, base->sym))
+    return false;
+  Sym *s = base->sym;
+  if (s->kind == SYM_SHARED)
+    return s->is_array && rank == s->rank;
+  return s->is_pointer && rank == 1 && (s->kind == SYM_PARAM || s->kind == SYM_LOCAL);
+}
+
+static void find_hoists(Fuse *F, Node *n, Vec *out) {
+  if (n->kind == N_COND || (n->kind == N_BINOP && (n->op == OP_LAND || n->op == OP_LOR)))
+    return;
+  if (hoistable_load(F, n)) {
+    for (int i = 0; i < out->len; i++)
+      if (same_text(F->src, ((Hoist *)out->items[i])->load, n)) {
+        Hoist *h = arena_alloc(sizeof *h);
+        h->load = n;
+        h->name = ((Hoist *)out->items[i])->name;
+        vec_push(out, h);
+        return;
+      }
+    Hoist *h = arena_alloc(sizeof *h);
+    h->load = n;
+    h->name = arena_printf("__tf_u%d", ++F->hoist_seq);
+    vec_push(out, h);
+    return;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    find_hoists(F, n->kid[i], out);
+}
+
+/* The uniform loads of statement s (emitted per copy) to load once, and
+ * their declarations emitted; `extra` gets the sites naming them. */
+static void emit_hoists(Fuse *F, Node *s, Ctx *ctx, Vec *extra) {
+  Node *n = node_strip(s);
+  if (n->kind != N_ASSIGN || n->nkid != 2 || n->in_macro || node_has_side_effects(n->kid[0]) ||
+      node_has_side_effects(n->kid[1]) || node_store_target(n->kid[0]) || any_of(F, ctx))
+    return;
+  Vec found = {0};
+  Node *lhs = node_strip(n->kid[0]);
+  for (int i = 0; i < lhs->nkid; i++) /* the target's address, not the target */
+    find_hoists(F, lhs->kid[i], &found);
+  find_hoists(F, n->kid[1], &found);
+  const char *indent = indent_of(F, s);
+  for (int i = 0; i < found.len; i++) {
+    Hoist *h = found.items[i];
+    bool first = true;
+    for (int j = 0; j < i && first; j++)
+      first = ((Hoist *)found.items[j])->name != h->name;
+    if (first)
+      piece(F, indent, arena_printf("const %s %s = %s; /* tfuse: the same for every copy, loaded once */",
+                                    arith_type_spelling(h->load->type_arith), h->name, render_ex(F, h->load, h->load->begin, h->load->end, uniform_copy, 0, NULL)));
+    Site *site = arena_alloc(sizeof *site);
+    site->off = h->load->begin;
+    site->len = h->load->end - h->load->begin;
+    site->text = h->name;
+    site->seq = -1; /* before the sites inside the load */
+    vec_push(extra, site);
+  }
+  vec_free(&found);
+}
+
 /* A dead copy (block mode past the grid, or returned) that stores into its
  * own replica of a shared array changes nothing another copy sees: only
  * copy r reads `Bs_r`.  So outside predicated regions, where the guard
@@ -1539,10 +1637,15 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
   check_writes(F, s, m);
   if (need && emit_replica_store(F, s, ctx, m))
     return;
+  Vec hoisted = {0};
+  if (f.effects)
+    emit_hoists(F, s, ctx, &hoisted);
   for (int i = 0; i < ngroups(F, m); i++) {
     Copy c = group_at(F, m, i);
-    piece(F, indent, guarded(need ? group_guard(F, ctx, c) : NULL, render(F, s, c), indent));
+    char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &hoisted);
+    piece(F, indent, guarded(need ? group_guard(F, ctx, c) : NULL, text, indent));
   }
+  vec_free(&hoisted);
 }
 
 /* ---- the kernel ---- */

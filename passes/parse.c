@@ -1723,3 +1723,28 @@ void node_dump(const Unit *u, const Node *n, int depth, Buf *out) {
   for (int i = 0; i < n->nkid; i++)
     node_dump(u, n->kid[i], depth + 1, out);
 }
+
+/* The spelling of an arithmetic type (Node.type_arith), or NULL for one
+ * without a plain C++ spelling (__int128, long double, the halves). */
+const char *arith_type_spelling(int kind) {
+  switch ((enum CXTypeKind)kind) {
+  case CXType_Bool: return "bool";
+  case CXType_Char_U: case CXType_Char_S: return "char";
+  case CXType_UChar: return "unsigned char";
+  case CXType_SChar: return "signed char";
+  case CXType_Char16: return "char16_t";
+  case CXType_Char32: return "char32_t";
+  case CXType_WChar: return "wchar_t";
+  case CXType_UShort: return "unsigned short";
+  case CXType_UInt: return "unsigned int";
+  case CXType_ULong: return "unsigned long";
+  case CXType_ULongLong: return "unsigned long long";
+  case CXType_Short: return "short";
+  case CXType_Int: return "int";
+  case CXType_Long: return "long";
+  case CXType_LongLong: return "long long";
+  case CXType_Float: return "float";
+  case CXType_Double: return "double";
+  default: return NULL;
+  }
+}

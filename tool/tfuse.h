@@ -626,6 +626,7 @@ void effects_of_call(Node *call, Effects *e);
 /* The one local variable or parameter (a local array or object included) a
  * store to lhs writes, or NULL when it may write anything else. */
 Sym *node_store_target(Node *lhs);
+const char *arith_type_spelling(int kind); /* parse.c */
 /* Whether e writes anything but locals and parameters, or calls something with effects. */
 bool effects_beyond_locals(const Effects *e);
 bool effects_none(const Effects *e);

@@ -16,8 +16,9 @@
 // CHECK-NEXT: t_1[threadIdx.x] = __tf_ok_1 ? ((c < n) ? in[(blockIdx.x * 2 + 1) * 64 + threadIdx.x] : 0.0f) : 0;
 // CHECK-NEXT: u_0[threadIdx.x] += in[(blockIdx.x * 2)];
 // CHECK-NEXT: if (__tf_ok_1) u_1[threadIdx.x] += in[(blockIdx.x * 2 + 1)];
-// CHECK-NEXT: w_0[(blockIdx.x * 2) % 64] = in[threadIdx.x];
-// CHECK-NEXT: if (__tf_ok_1) w_1[(blockIdx.x * 2 + 1) % 64] = in[threadIdx.x];
+// CHECK-NEXT: const float [[IN:__tf_u[0-9]+]] = in[threadIdx.x]; /* tfuse: the same for every copy, loaded once */
+// CHECK-NEXT: w_0[(blockIdx.x * 2) % 64] = [[IN]];
+// CHECK-NEXT: if (__tf_ok_1) w_1[(blockIdx.x * 2 + 1) % 64] = [[IN]];
 // CHECK-NEXT: p_0[threadIdx.x] = q[(blockIdx.x * 2)];
 // CHECK-NEXT: if (__tf_ok_1) p_1[threadIdx.x] = q[(blockIdx.x * 2 + 1)];
 // CHECK:      if (__tf_p1_0) t_0[threadIdx.x] = 1.0f;

@@ -12,13 +12,14 @@
 // RUN: FileCheck --check-prefix=REMARK %s < %t.err
 // RUN: %nvcc-check %t.cu
 
-// REMARK: :[[# @LINE + 15]]:20: remark: shared array 'A' is promoted to registers: every store is at the owner's index A[y][x]
+// REMARK: :[[# @LINE + 16]]:20: remark: shared array 'A' is promoted to registers: every store is at the owner's index A[y][x]
 
 // CHECK-LABEL: __global__ void k(
 // CHECK:      __shared__ float A[4][32];
 // CHECK-NEXT: float A_reg_0, A_reg_1; /* tfuse: the copies' own elements of A[y][x], kept in registers */
-// CHECK:      A[y_0][x] = A_reg_0 = in[x];
-// CHECK-NEXT: A[y_1][x] = A_reg_1 = in[x];
+// CHECK:      const float [[IN:__tf_u[0-9]+]] = in[x]; /* tfuse: the same for every copy, loaded once */
+// CHECK-NEXT: A[y_0][x] = A_reg_0 = [[IN]];
+// CHECK-NEXT: A[y_1][x] = A_reg_1 = [[IN]];
 // CHECK-NEXT: A[y_0][x] = A_reg_0 += 1.0f;
 // CHECK-NEXT: A[y_1][x] = A_reg_1 += 1.0f;
 // CHECK-NEXT: __syncthreads();

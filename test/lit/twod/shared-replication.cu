@@ -35,10 +35,11 @@
 // CHECK-NEXT:   tile_x0y1[ty][tx] = __tf_ok_y1 ? (in[2 * n + ((blockIdx.y * 2 + 1) * 16 + ty) * n + (blockIdx.x * 2) * 16 + tx]) : 0;
 // CHECK-NEXT:   tile_x1y1[ty][tx] = __tf_ok_x1 && __tf_ok_y1 ? (in[2 * n + ((blockIdx.y * 2 + 1) * 16 + ty) * n + (blockIdx.x * 2 + 1) * 16 + tx]) : 0;
 // CHECK-NEXT:   __syncthreads();
-// CHECK-NEXT:   out[((blockIdx.y * 2) * 16 + ty) * n + (blockIdx.x * 2) * 16 + tx] = rowt_y0[ty] * colt_x0[tx] + tile_x0y0[tx][ty] + once[ty];
-// CHECK-NEXT:   if (__tf_ok_x1) out[((blockIdx.y * 2) * 16 + ty) * n + (blockIdx.x * 2 + 1) * 16 + tx] = rowt_y0[ty] * colt_x1[tx] + tile_x1y0[tx][ty] + once[ty];
-// CHECK-NEXT:   if (__tf_ok_y1) out[((blockIdx.y * 2 + 1) * 16 + ty) * n + (blockIdx.x * 2) * 16 + tx] = rowt_y1[ty] * colt_x0[tx] + tile_x0y1[tx][ty] + once[ty];
-// CHECK-NEXT:   if (__tf_ok_x1 && __tf_ok_y1) out[((blockIdx.y * 2 + 1) * 16 + ty) * n + (blockIdx.x * 2 + 1) * 16 + tx] = rowt_y1[ty] * colt_x1[tx] + tile_x1y1[tx][ty] + once[ty];
+// CHECK-NEXT:   const float [[O:__tf_u[0-9]+]] = once[ty]; /* tfuse: the same for every copy, loaded once */
+// CHECK-NEXT:   out[((blockIdx.y * 2) * 16 + ty) * n + (blockIdx.x * 2) * 16 + tx] = rowt_y0[ty] * colt_x0[tx] + tile_x0y0[tx][ty] + [[O]];
+// CHECK-NEXT:   if (__tf_ok_x1) out[((blockIdx.y * 2) * 16 + ty) * n + (blockIdx.x * 2 + 1) * 16 + tx] = rowt_y0[ty] * colt_x1[tx] + tile_x1y0[tx][ty] + [[O]];
+// CHECK-NEXT:   if (__tf_ok_y1) out[((blockIdx.y * 2 + 1) * 16 + ty) * n + (blockIdx.x * 2) * 16 + tx] = rowt_y1[ty] * colt_x0[tx] + tile_x0y1[tx][ty] + [[O]];
+// CHECK-NEXT:   if (__tf_ok_x1 && __tf_ok_y1) out[((blockIdx.y * 2 + 1) * 16 + ty) * n + (blockIdx.x * 2 + 1) * 16 + tx] = rowt_y1[ty] * colt_x1[tx] + tile_x1y1[tx][ty] + [[O]];
 
 #pragma tfuse coarsen
 __global__ void tiles(float *out, const float *in, int n) {

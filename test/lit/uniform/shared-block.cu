@@ -25,8 +25,9 @@
 // CHECK-NEXT: if (__tf_ok_1) idx_1[(blockIdx.x * 2 + 1) % 64] = 1.0f;
 // CHECK-NEXT: c[threadIdx.x] = 2.0f;
 // CHECK-NEXT: __syncthreads();
-// CHECK-NEXT: out[(blockIdx.x * 2) * blockDim.x + threadIdx.x] = s_0[63 - threadIdx.x] + idx_0[0] + c[0];
-// CHECK-NEXT: if (__tf_ok_1) out[(blockIdx.x * 2 + 1) * blockDim.x + threadIdx.x] = s_1[63 - threadIdx.x] + idx_1[0] + c[0];
+// CHECK-NEXT: const float [[C:__tf_u[0-9]+]] = c[0]; /* tfuse: the same for every copy, loaded once */
+// CHECK-NEXT: out[(blockIdx.x * 2) * blockDim.x + threadIdx.x] = s_0[63 - threadIdx.x] + idx_0[0] + [[C]];
+// CHECK-NEXT: if (__tf_ok_1) out[(blockIdx.x * 2 + 1) * blockDim.x + threadIdx.x] = s_1[63 - threadIdx.x] + idx_1[0] + [[C]];
 // CHECK-NOT:  c_0
 
 #pragma tfuse coarsen
