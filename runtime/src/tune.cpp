@@ -230,7 +230,55 @@ int index_of(const tfuse_tune_site *s, const std::string &label, dim3 block) {
   return -1;
 }
 
+/* Every shape a site has seen, with its choice: a site launched with
+ * several shapes in turn (a reduction's shrinking grids) misses the
+ * site's one-entry cache in <tfuse/tune.h> at every launch; this finds the
+ * choice without building the key or asking the device's properties. */
+struct ShapeKey {
+  const void *site;
+  int dev;
+  unsigned int shape[6];
+  size_t smem;
+  bool operator<(const ShapeKey &o) const { return std::memcmp(this, &o, sizeof *this) < 0; }
+};
+std::map<ShapeKey, int> g_shapes;
+
+ShapeKey shape_key(const tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem) {
+  ShapeKey k;
+  std::memset(&k, 0, sizeof k); /* padding too: compared with memcmp */
+  k.site = s;
+  k.dev = dev;
+  unsigned int v[6] = {g.x, g.y, g.z, b.x, b.y, b.z};
+  std::memcpy(k.shape, v, sizeof v);
+  k.smem = smem;
+  return k;
+}
+
+/* A device's name and SM count, asked once (cudaGetDeviceProperties
+ * costs more than a short kernel). */
+struct DeviceInfo {
+  bool ok;
+  std::string name;
+  int sms;
+};
+std::map<int, DeviceInfo> g_devices;
+
+const DeviceInfo &device_info(int dev) {
+  std::map<int, DeviceInfo>::iterator it = g_devices.find(dev);
+  if (it != g_devices.end())
+    return it->second;
+  DeviceInfo d;
+  cudaDeviceProp prop;
+  d.ok = cudaGetDeviceProperties(&prop, dev) == cudaSuccess;
+  if (!d.ok)
+    cudaGetLastError();
+  d.name = d.ok ? prop.name : "";
+  d.sms = d.ok ? prop.multiProcessorCount : 0;
+  return g_devices[dev] = d;
+}
+
 void cache(tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem, int choice) {
+  g_shapes[shape_key(s, dev, g, b, smem)] = choice;
   s->last_choice = choice;
   s->last_device = dev;
   s->last_shape[0] = g.x;
@@ -290,15 +338,18 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
   start_once();
   int dev = 0;
   cudaGetDevice(&dev);
-  cudaDeviceProp prop;
-  if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
-    cudaGetLastError();
-    return 0; /* the original's launch reports what is wrong */
+  std::map<ShapeKey, int>::const_iterator seen = g_shapes.find(shape_key(s, dev, grid, block, smem));
+  if (seen != g_shapes.end()) {
+    cache(s, dev, grid, block, smem, seen->second);
+    return seen->second;
   }
+  const DeviceInfo &info = device_info(dev);
+  if (!info.ok)
+    return 0; /* the original's launch reports what is wrong */
   char sms[32], bytes[32];
-  std::snprintf(sms, sizeof sms, "%d", prop.multiProcessorCount);
+  std::snprintf(sms, sizeof sms, "%d", info.sms);
   std::snprintf(bytes, sizeof bytes, "%zu", smem);
-  std::string name = prop.name;
+  std::string name = info.name;
   std::replace(name.begin(), name.end(), '\t', ' ');
   std::string key = kernel_name(s) + "\t" + s->hash + "\t" + shape(grid) + "\t" + shape(block) + "\t" + bytes +
                     "\t" + name + "\t" + sms;
@@ -317,8 +368,8 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
       if (g_report)
         std::fprintf(stderr, "tfuse-tune: kernel '%s' at %s, grid (%s) block (%s) smem %zu, %s (%d SMs): %s, from "
                              "the wisdom file (%.4f ms, original %.4f ms)\n",
-                     kernel_name(s).c_str(), s->site, shape(grid).c_str(), shape(block).c_str(), smem, prop.name,
-                     prop.multiProcessorCount, it->second.label.c_str(), it->second.ms, it->second.orig_ms);
+                     kernel_name(s).c_str(), s->site, shape(grid).c_str(), shape(block).c_str(), smem, info.name.c_str(),
+                     info.sms, it->second.label.c_str(), it->second.ms, it->second.orig_ms);
       cache(s, dev, grid, block, smem, c);
       return c;
     }
@@ -349,7 +400,7 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
   t->key = key;
   char where[512];
   std::snprintf(where, sizeof where, " at %s, grid (%s) block (%s) smem %zu, %s (%d SMs)", s->site,
-                shape(grid).c_str(), shape(block).c_str(), smem, prop.name, prop.multiProcessorCount);
+                shape(grid).c_str(), shape(block).c_str(), smem, info.name.c_str(), info.sms);
   t->where = "kernel '" + kernel_name(s) + "'" + where;
   t->grid = grid;
   t->block = block;
