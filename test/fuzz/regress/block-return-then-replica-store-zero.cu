@@ -2,14 +2,17 @@
 // reads a __shared__ element whose owner returned, expecting the value the
 // owner stored before the return; the returned thread's copy must not
 // store to it afterwards.
-// Legal and race-free original: every thread stores sh[t] and passes the
-// one barrier; then threads with a < 0 return; survivors overwrite their
-// own element, and read their left neighbour's element only when that
-// neighbour returned (left < 0 <=> the neighbour's a < 0), so nobody
-// writes it after the barrier. There is no barrier after the return (a
-// barrier after a partial return would not be legal CUDA C++); the
-// survivors' read needs none, since the element was last written before
-// the barrier.
+// Legal and race-free original: every thread stores sh[t] and passes a
+// barrier; every thread reads its left neighbour's element and passes a
+// second barrier (without it, the first lane of a warp read the element
+// that the last lane of the previous warp overwrites below: a race that
+// made a 2x2 block variant's output differ run to run, session 7); then
+// threads with a < 0 return; survivors overwrite their own element, and
+// read their left neighbour's element again only when that neighbour
+// returned (left < 0 <=> the neighbour's a < 0), so nobody writes it after
+// the barrier. There is no barrier after the return (a barrier after a
+// partial return would not be legal CUDA C++); the survivors' read needs
+// none, since the element was last written before the barriers.
 // Breaks in: block mode. `sh` is replicated (sh_r) and `sh[t] = a + 5000`
 // has the same index in every copy, so tfuse's "value-guarded replica
 // store" emits `sh_r[t] = live_r ? (a_r + 5000) : 0;`: the returned
@@ -62,6 +65,7 @@ __global__ void return_replica_kernel(const int *in, int n, int *out) {
   __syncthreads();
   int lt = (t + blockDim.x - 1) % blockDim.x;
   int left = sh[lt];
+  __syncthreads();
   if (a < 0)
     return;
   sh[t] = a + 5000;
