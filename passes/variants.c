@@ -154,9 +154,10 @@ static const char *prints(Node *n, int depth) {
   return NULL;
 }
 
-/* Whether every use of parameter s in n is an arithmetic value. */
+/* Whether every use of parameter s in n is an arithmetic or enumeration
+ * value (passed by value: nothing to snapshot). */
 static bool used_as_arith(Node *n, Sym *s) {
-  if (n->kind == N_DECL_REF && n->sym == s && !n->type_arith)
+  if (n->kind == N_DECL_REF && n->sym == s && !n->type_arith && !n->type_integral)
     return false;
   for (int i = 0; i < n->nkid; i++)
     if (!used_as_arith(n->kid[i], s))

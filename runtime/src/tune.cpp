@@ -254,8 +254,9 @@ ShapeKey shape_key(const tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t sme
   return k;
 }
 
-/* A device's name and SM count, asked once (cudaGetDeviceProperties
- * costs more than a short kernel). */
+/* A device's name and SM count, asked once per device, with the two
+ * queries that are cheap (cudaGetDeviceProperties fills a hundred fields
+ * and took long enough to show in programs that time ten launches). */
 struct DeviceInfo {
   bool ok;
   std::string name;
@@ -268,12 +269,15 @@ const DeviceInfo &device_info(int dev) {
   if (it != g_devices.end())
     return it->second;
   DeviceInfo d;
-  cudaDeviceProp prop;
-  d.ok = cudaGetDeviceProperties(&prop, dev) == cudaSuccess;
+  char name[256] = {0};
+  CUdevice cu;
+  d.sms = 0;
+  d.ok = cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+         cuInit(0) == CUDA_SUCCESS && cuDeviceGet(&cu, dev) == CUDA_SUCCESS &&
+         cuDeviceGetName(name, (int)sizeof name - 1, cu) == CUDA_SUCCESS;
   if (!d.ok)
     cudaGetLastError();
-  d.name = d.ok ? prop.name : "";
-  d.sms = d.ok ? prop.multiProcessorCount : 0;
+  d.name = d.ok ? name : "";
   return g_devices[dev] = d;
 }
 
