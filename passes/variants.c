@@ -13,6 +13,10 @@
  *        along x), k__tf_ty2 (thread mode along y), k__tf_tx2c (thread mode,
  *        consecutive mapping)
  *
+ * A candidate the driver's first emission found over the static
+ * shared-memory limit (Options.auto_drops, from verify.c: the sizes of
+ * template kernels' arrays are known only once instantiated) is left out.
+ *
  * Prototypes of the kernel are replaced by the variants' prototypes.
  * Records on the Kernel the variants (Kernel.variants), a hash of their
  * text (the tuning key's source hash) and whether the runtime may tune it
@@ -205,6 +209,23 @@ static unsigned long long fnv1a(unsigned long long h, const char *s) {
   return h;
 }
 
+const char *kernel_identity(const Kernel *k) { return k->sym->usr && k->sym->usr[0] ? k->sym->usr : k->sym->name; }
+
+/* The driver's earlier emission found this candidate over the static
+ * shared-memory limit (verify.c): the AutoDrop, or NULL.  Only block mode
+ * replicates shared arrays, by the factor. */
+static const AutoDrop *dropped(const Kernel *k, const Params *p, const Options *opt) {
+  if (!opt->auto_drops || p->mode != MODE_BLOCK)
+    return NULL;
+  const char *f = params_factor_text(p);
+  for (int i = 0; i < opt->auto_drops->len; i++) {
+    const AutoDrop *d = opt->auto_drops->items[i];
+    if (!strcmp(d->kernel, kernel_identity(k)) && !strcmp(d->factor, f))
+      return d;
+  }
+  return NULL;
+}
+
 bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   const Source *src = u->src;
   if (k->sym->spec_of) {
@@ -265,6 +286,8 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     }
     if (dup)
       continue;
+    if (dropped(k, p, opt))
+      continue; /* the driver said so (-report) when it found it */
     Kernel v = *k;
     v.p = *p;
     v.p.set = k->p.set;

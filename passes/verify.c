@@ -9,8 +9,10 @@
  * instantiated by the inputs that launch it).  Every error of that parse
  * becomes a refusal: a failed probe is located at its
  * kernel with the instantiation that fails (clang's note names it), any
- * other error is an internal error quoting clang.  Records no edits; true
- * when the output may be written. */
+ * other error is an internal error quoting clang.  A -factor auto candidate
+ * whose probe fails is, when `drops` is given, recorded there instead (the
+ * driver emits again without it).  Records no edits; true when the output
+ * may be written. */
 #include "tfuse.h"
 
 #include <stdlib.h>
@@ -28,7 +30,8 @@ static const char *instantiation_of(const char *notes) {
   return q ? arena_strndup(p, (size_t)(q - p)) : NULL;
 }
 
-bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt) {
+bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt,
+                   Vec *drops) {
   bool probed = false;
   for (int i = 0; i < kernels->len; i++)
     probed |= ((Kernel *)kernels->items[i])->shared_probe;
@@ -75,7 +78,16 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
         continue;
       vec_push(&seen, (void *)id);
     }
-    if (hit && hit->p.factor == FACTOR_AUTO) {
+    if (hit && hit->p.factor == FACTOR_AUTO && drops && by > 0) {
+      /* A candidate, not the user's choice: the driver emits once more
+       * without it (variants.c leaves it out, saying so with -report). */
+      const char *inst = instantiation_of(msg);
+      AutoDrop *d = arena_alloc(sizeof *d);
+      d->kernel = arena_strdup(kernel_identity(hit));
+      d->factor = arena_printf("%d", by);
+      d->instance = inst ? arena_strdup(inst) : NULL;
+      vec_push(drops, d);
+    } else if (hit && hit->p.factor == FACTOR_AUTO) {
       const char *inst = instantiation_of(msg);
       error_at(hit->fn->loc,
                "-factor auto: candidate factor %d of '%s'%s%s%s would declare more than 48 KB of static __shared__ "
@@ -96,7 +108,7 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
                   nl ? (int)(nl - msg) : (int)strlen(msg), msg);
     }
   }
-  bool ok = errors.len == 0;
+  bool ok = errors.len == 0 && (!drops || drops->len == 0);
   vec_free(&errors);
   vec_free(&seen);
   return ok;

@@ -12,6 +12,7 @@ static bool in_trial;
 static int trial_errors;
 static char *trial_msg;
 static unsigned trial_off;
+static bool quiet; /* warnings, notes and remarks are not printed (errors are) */
 
 void diag_init(const Source *src) {
   diag_src = src;
@@ -20,6 +21,7 @@ void diag_init(const Source *src) {
   trial_errors = 0;
   trial_msg = NULL;
   trial_off = 0;
+  quiet = false;
 }
 
 /* The report itself: off is in file f's own text. */
@@ -57,7 +59,8 @@ void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt,
   va_start(ap, fmt);
   if (error)
     nerrors++;
-  vreport_file(file, off, error ? "error" : "warning", fmt, ap);
+  if (error || !quiet)
+    vreport_file(file, off, error ? "error" : "warning", fmt, ap);
   va_end(ap);
 }
 
@@ -83,6 +86,8 @@ void verror_at(unsigned off, const char *fmt, va_list ap) {
 }
 
 void warning_at(unsigned off, const char *fmt, ...) {
+  if (quiet)
+    return;
   va_list ap;
   va_start(ap, fmt);
   vreport(off, "warning", fmt, ap);
@@ -92,12 +97,14 @@ void warning_at(unsigned off, const char *fmt, ...) {
 void note_at(unsigned off, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (!in_trial)
+  if (!in_trial && !quiet)
     vreport(off, "note", fmt, ap);
   va_end(ap);
 }
 
 void remark_at(unsigned off, const char *fmt, ...) {
+  if (quiet)
+    return;
   va_list ap;
   va_start(ap, fmt);
   vreport(off, "remark", fmt, ap);
@@ -115,6 +122,8 @@ void error_plain(const char *fmt, ...) {
 }
 
 void warning_plain(const char *fmt, ...) {
+  if (quiet)
+    return;
   va_list ap;
   va_start(ap, fmt);
   fputs("tfuse: warning: ", stderr);
@@ -137,3 +146,6 @@ int diag_end_trial(char **first_message, unsigned *first_off) {
   *first_off = trial_off;
   return trial_errors;
 }
+
+void diag_set_quiet(bool on) { quiet = on; }
+bool diag_quiet(void) { return quiet; }

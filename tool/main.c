@@ -26,7 +26,41 @@ bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   return fuse_kernel(u, k, el);
 }
 
-int tfuse_main(int argc, char **argv) {
+/* What run returns when verify.c found -factor auto candidates over the
+ * static shared-memory limit: the driver runs again without them. */
+enum { RUN_AGAIN = -1 };
+
+/* The candidates to leave out, as text that outlives a run's arena:
+ * lines "kernel\tfactor\tinstance". */
+static char *drops_text(const Vec *drops) {
+  Buf b = {0};
+  for (int i = 0; i < drops->len; i++) {
+    const AutoDrop *d = drops->items[i];
+    buf_printf(&b, "%s\t%s\t%s\n", d->kernel, d->factor, d->instance ? d->instance : "");
+  }
+  return b.data; /* malloc'd (Buf) */
+}
+
+static Vec *drops_parse(const char *text) {
+  Vec *v = arena_alloc(sizeof *v);
+  for (const char *l = text; l && *l;) {
+    const char *t1 = strchr(l, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL, *nl = t2 ? strchr(t2, '\n') : NULL;
+    if (!nl)
+      break;
+    AutoDrop *d = arena_alloc(sizeof *d);
+    d->kernel = arena_strndup(l, (size_t)(t1 - l));
+    d->factor = arena_strndup(t1 + 1, (size_t)(t2 - t1 - 1));
+    d->instance = nl > t2 + 1 ? arena_strndup(t2 + 1, (size_t)(nl - t2 - 1)) : NULL;
+    vec_push(v, d);
+    l = nl + 1;
+  }
+  return v;
+}
+
+/* One whole run.  `drops_in`: candidates an earlier run found over the
+ * limit (then the run is quiet but for errors: the earlier one printed the
+ * rest); `drops_out`: set when this run needs another without them. */
+static int run(int argc, char **argv, const char *drops_in, char **drops_out) {
   Options opt = {0};
   Project proj = {0};
   Unit unit = {0};
@@ -36,6 +70,10 @@ int tfuse_main(int argc, char **argv) {
   /* Locations and edits are in the project's text, which parse fills in. */
   diag_init(&proj.text);
   edit_init(&proj.text);
+  if (drops_in) {
+    diag_set_quiet(true);
+    opt.auto_drops = drops_parse(drops_in);
+  }
 
   bool done;
   int status = options_parse(&opt, argc, argv, &done);
@@ -145,8 +183,24 @@ int tfuse_main(int argc, char **argv) {
   Vec outputs = {0};
   if (!project_render(&proj, &edits, &opt, &outputs))
     goto out;
-  if (verify_output(&unit, &verified, &proj, &outputs, &opt) && project_write(&proj, &outputs, &opt))
+  Vec drops = {0};
+  if (verify_output(&unit, &verified, &proj, &outputs, &opt, drops_in ? NULL : &drops) &&
+      project_write(&proj, &outputs, &opt))
     rc = 0;
+  else if (drops.len && !error_count()) {
+    for (int i = 0; i < drops.len && opt.report; i++) {
+      const AutoDrop *d = drops.items[i];
+      for (int j = 0; j < verified.len; j++) {
+        Kernel *k = verified.items[j];
+        if (!strcmp(kernel_identity(k), d->kernel))
+          remark_at(k->fn->loc, "-factor auto: candidates block.*:%s of '%s' left out: the replicated __shared__ "
+                                "arrays would declare more than 48 KB%s%s%s", d->factor, k->sym->name,
+                    d->instance ? " (instantiated as '" : "", d->instance ? d->instance : "", d->instance ? "')" : "");
+      }
+    }
+    *drops_out = drops_text(&drops);
+    rc = RUN_AGAIN;
+  }
 
 out:
   if (error_count() && rc == 0)
@@ -154,6 +208,23 @@ out:
   parse_dispose(&unit);
   vec_free(&kernels);
   arena_free_all();
+  diag_set_quiet(false);
+  return rc;
+}
+
+/* A -factor auto candidate whose template shared arrays turn out over the
+ * static limit is known only once the output is parsed (verify.c): then
+ * the whole run is done once more without it.  The second run needs no
+ * third: it emits a subset of the first's candidates. */
+int tfuse_main(int argc, char **argv) {
+  char *drops = NULL;
+  int rc = run(argc, argv, NULL, &drops);
+  if (rc == RUN_AGAIN) {
+    rc = run(argc, argv, drops, NULL);
+    if (rc == RUN_AGAIN)
+      rc = 1;
+  }
+  free(drops);
   return rc;
 }
 

@@ -102,6 +102,10 @@ int error_count(void);
  * but the text is kept for a later warning instead of being printed. */
 void diag_begin_trial(void);
 int diag_end_trial(char **first_message, unsigned *first_off);
+/* Quiet: warnings, notes and remarks are dropped, errors still printed (the
+ * driver's second emission, whose other diagnostics the first printed). */
+void diag_set_quiet(bool on);
+bool diag_quiet(void);
 
 /* ===================== tool/edit.c ===================== */
 
@@ -187,7 +191,19 @@ typedef struct {
   const char *compdb_dir; /* -p BUILD_DIR */
   const char *candidates; /* -candidates LIST: factors tried by -factor auto (NULL: 2,4,8,16) */
   const char *tune_space; /* -tune-space SPEC: mode.dim:K,... items tried by -factor auto */
+  /* Set by the driver, not an option: -factor auto candidates a first
+   * emission found over the static shared-memory limit (verify.c), as
+   * AutoDrop*; variants.c leaves them out. */
+  const Vec *auto_drops;
 } Options;
+
+/* A -factor auto candidate to leave out: block mode at this factor for the
+ * kernel whose USR (or name) is `kernel`. */
+typedef struct {
+  char *kernel;
+  char *factor;   /* params_factor_text */
+  char *instance; /* the instantiation that failed, or NULL */
+} AutoDrop;
 
 /* Returns 0 to go on, or an exit status (0 for --help, 2 for misuse). */
 int options_parse(Options *opt, int argc, char **argv, bool *done);
@@ -476,7 +492,12 @@ void parse_dispose(Unit *u);
 bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt, Vec *out);
 /* verify.c: parses the outputs once more where a kernel carries a
  * compile-time probe; false (with errors) if that fails. */
-bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt);
+/* drops: NULL, or where a -factor auto candidate over the limit is recorded
+ * (AutoDrop*) instead of refused; the driver then emits once more without it. */
+bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *outputs, const Options *opt,
+                   Vec *drops);
+/* The identity of a kernel across the driver's runs (its USR, or name). */
+const char *kernel_identity(const Kernel *k);
 /* Builds the body of fn when it is defined outside the project's files (a
  * system header, a header outside the root); returns whether fn has a body
  * now.  For analysis only: the nodes' offsets are not in the project's text. */

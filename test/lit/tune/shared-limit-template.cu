@@ -1,25 +1,33 @@
 // -factor auto with a template kernel whose shared arrays' sizes depend on
 // its template arguments: each candidate carries the 48 KB static_assert,
 // the output is parsed once more, and a candidate that an instantiation
-// would take over the limit is refused with its factor named (once per
-// factor, at the kernel, with the first instantiation that fails), nothing
-// written. With the factors below it (-candidates) the output is written,
-// its assertions hold, and nvcc compiles it.
+// would take over the limit is left out: the driver emits once more
+// without it (a remark with -report names it and the instantiation that
+// fails; the first emission's other remarks are not repeated).  The output
+// holds the remaining candidates, its assertions hold, and nvcc compiles
+// it; -candidates 2,4 gives the same kernels.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: rm -f %t.out
-// RUN: not %tfuse -factor auto -kernel mm %t.in.cu -o %t.out 2>&1 | FileCheck %s
-// RUN: test ! -e %t.out
-// RUN: %tfuse -factor auto -candidates 2,4 -kernel mm %t.in.cu -o %t.cu
+// RUN: %tfuse -factor auto -kernel mm -report %t.in.cu -o %t.cu 2> %t.err
+// RUN: FileCheck --check-prefix=REMARK %s < %t.err
 // RUN: FileCheck --check-prefix=OK %s < %t.cu
 // RUN: %nvcc-check %t.cu
+// RUN: %tfuse -factor auto -candidates 2,4 -kernel mm %t.in.cu -o %t.24.cu
+// RUN: FileCheck --check-prefix=OK %s < %t.24.cu
+// RUN: %nvcc-check %t.24.cu
 
-// CHECK-DAG: .in.cu:[[#L:]]:{{[0-9]+}}: error: -factor auto: candidate factor 8 of 'mm' (instantiated as 'mm__tf_bx8<32>') would declare more than 48 KB of static __shared__ memory (its replicated arrays' sizes depend on template arguments); leave it out with -candidates (factors below 8)
-// CHECK-DAG: .in.cu:[[#L]]:{{[0-9]+}}: error: -factor auto: candidate factor 16 of 'mm' (instantiated as 'mm__tf_bx16<
-// CHECK-NOT: candidate factor 8
-// CHECK-NOT: candidate factor 16
+// REMARK-COUNT-1: remark: -factor auto: candidate block.x:2 of 'mm' emitted as 'mm__tf_bx2'
+// REMARK: .in.cu:[[#L:]]:{{[0-9]+}}: remark: -factor auto: candidates block.*:8 of 'mm' left out: the replicated __shared__ arrays would declare more than 48 KB (instantiated as 'mm__tf_bx8<32>')
+// REMARK: .in.cu:[[#L]]:{{[0-9]+}}: remark: -factor auto: candidates block.*:16 of 'mm' left out: the replicated __shared__ arrays would declare more than 48 KB (instantiated as 'mm__tf_bx16<32>')
+// REMARK-NOT: error
+// REMARK-NOT: emitted as
 
+// OK-NOT: mm__tf_bx8
+// OK-NOT: mm__tf_bx16
+// OK: variant 'block.x:4' of 'mm'
 // OK: static_assert(4 * sizeof(float[BS][BS]) + 4 * sizeof(float[BS][BS]) + 0 <= 48 * 1024,
+// OK-NOT: mm__tf_bx8
+// OK-NOT: mm__tf_bx16
 template <int BS> __global__ void mm(float *c, const float *a) {
   __shared__ float As[BS][BS];
   __shared__ float Bs[BS][BS];
