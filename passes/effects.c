@@ -435,7 +435,7 @@ static const KnownFn known_fns[] = {
     {"any", FN_WARP}, {"all", FN_WARP}, {"load_matrix_sync", FN_WARP}, {"store_matrix_sync", FN_WARP},
     {"mma_sync", FN_WARP}, {"bmma_sync", FN_WARP}, {"fill_fragment", FN_WARP},
     /* fences */
-    {"__threadfence*", FN_FENCE},
+    {"__threadfence*", FN_FENCE}, {"__nv_atomic_thread_fence", FN_FENCE},
     /* loads */
     {"__ldcv", FN_LOAD_SHARED}, {"__ldlu", FN_LOAD_SHARED},
     {"__ldg", FN_LOAD}, {"__ldca", FN_LOAD}, {"__ldcg", FN_LOAD}, {"__ldcs", FN_LOAD},
@@ -448,6 +448,7 @@ static const KnownFn known_fns[] = {
     {"atomic*", FN_STORE}, {"__iAtomic*", FN_STORE}, {"__uAtomic*", FN_STORE}, {"__fAtomic*", FN_STORE},
     {"__dAtomic*", FN_STORE}, {"__llAtomic*", FN_STORE}, {"__ullAtomic*", FN_STORE},
     {"__illAtomic*", FN_STORE}, {"__usAtomic*", FN_STORE}, {"__atomic_*", FN_STORE}, {"__c11_atomic_*", FN_STORE},
+    {"__nv_atomic_*", FN_STORE}, /* nvcc's; declared by parse.c's compat header (loads too: per copy) */
     {"__hip_atomic*", FN_STORE}, {"__stwb", FN_STORE}, {"__stcg", FN_STORE}, {"__stcs", FN_STORE},
     {"__stwt", FN_STORE}, {"surf1Dwrite", FN_STORE}, {"surf2Dwrite", FN_STORE}, {"surf3Dwrite", FN_STORE},
     {"surf1DLayeredwrite", FN_STORE}, {"surf2DLayeredwrite", FN_STORE}, {"surfCubemapwrite", FN_STORE},

@@ -1253,12 +1253,34 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
  * ($TFUSE_CACHE_DIR, else $XDG_CACHE_HOME/tfuse, else ~/.cache/tfuse) and
  * reused with -include-pch.  Any failure just means a plain parse;
  * TFUSE_NO_PCH=1 turns the cache off. */
-/* Host overloads of min and max that nvcc's crt/math_functions.hpp gives
- * host code and clang's CUDA headers do not (a host `max(1.5f, x)` is "no
- * matching function" to clang): parsed only, never emitted. */
+/* What nvcc gives every file and clang's CUDA headers do not; parsed
+ * only, never emitted, and a system header (so effects.c's table of known
+ * functions applies to its declarations):
+ *   - host overloads of min and max (nvcc's crt/math_functions.hpp): a
+ *     host `max(1.5f, x)` is "no matching function" to clang;
+ *   - the memory orders and scopes of nvcc's `__nv_atomic_*` builtins
+ *     (enums of crt/device_functions.h, which clang's headers leave out)
+ *     and declarations of the builtins, loose enough for any argument
+ *     types (effects.c: stores through their pointers, or a fence). */
 static const char nvcc_host_compat[] =
-    "/* tfuse: host overloads nvcc gives host code (parsed only) */\n"
+    "/* tfuse: what nvcc gives every file (parsed only) */\n"
     "#pragma once\n"
+    "#pragma clang system_header\n"
+    "enum __tfuse_nv_atomic_order { __NV_ATOMIC_RELAXED, __NV_ATOMIC_CONSUME, __NV_ATOMIC_ACQUIRE, __NV_ATOMIC_RELEASE, __NV_ATOMIC_ACQ_REL,\n"
+    "       __NV_ATOMIC_SEQ_CST };\n"
+    "enum __tfuse_nv_thread_scope { __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK, __NV_THREAD_SCOPE_CLUSTER, __NV_THREAD_SCOPE_DEVICE,\n"
+    "       __NV_THREAD_SCOPE_SYSTEM };\n"
+    "#define TFUSE_NV_ATOMIC(R, name) template <class T, class... A> __device__ R name(T *, A...);\n"
+    "#define TFUSE_NV_ATOMIC_OP(op) TFUSE_NV_ATOMIC(T, __nv_atomic_fetch_##op) TFUSE_NV_ATOMIC(void, __nv_atomic_##op)\n"
+    "TFUSE_NV_ATOMIC_OP(add) TFUSE_NV_ATOMIC_OP(sub) TFUSE_NV_ATOMIC_OP(min) TFUSE_NV_ATOMIC_OP(max)\n"
+    "TFUSE_NV_ATOMIC_OP(and) TFUSE_NV_ATOMIC_OP(or) TFUSE_NV_ATOMIC_OP(xor)\n"
+    "TFUSE_NV_ATOMIC(T, __nv_atomic_exchange_n) TFUSE_NV_ATOMIC(void, __nv_atomic_exchange)\n"
+    "TFUSE_NV_ATOMIC(bool, __nv_atomic_compare_exchange_n) TFUSE_NV_ATOMIC(bool, __nv_atomic_compare_exchange)\n"
+    "TFUSE_NV_ATOMIC(T, __nv_atomic_load_n) TFUSE_NV_ATOMIC(void, __nv_atomic_load)\n"
+    "TFUSE_NV_ATOMIC(void, __nv_atomic_store_n) TFUSE_NV_ATOMIC(void, __nv_atomic_store)\n"
+    "__device__ void __nv_atomic_thread_fence(int, int);\n"
+    "#undef TFUSE_NV_ATOMIC_OP\n"
+    "#undef TFUSE_NV_ATOMIC\n"
     "#if !defined(__CUDA_ARCH__)\n"
     "#define TFUSE_MINMAX(R, A, B) \\\n"
     "  static inline __host__ R min(const A a, const B b) { return (R)a < (R)b ? (R)a : (R)b; } \\\n"
@@ -1282,23 +1304,28 @@ static const char nvcc_host_compat[] =
     "#undef TFUSE_MINMAX\n"
     "#endif\n";
 
-/* The compat header's path in the cache folder (written once), or NULL. */
+/* Without a cache folder the compat header is an unsaved file of every
+ * parse at this path (parse_input), which need not exist. */
+#define NVCC_HOST_COMPAT_VIRTUAL "/tfuse-virtual/nvcc-host-compat.h"
+
+/* The compat header's path in the cache folder (written once), else the
+ * virtual one. */
 static const char *nvcc_host_compat_path(void) {
   const char *dir = cache_dir();
   if (!dir)
-    return NULL;
+    return NVCC_HOST_COMPAT_VIRTUAL;
   const char *path = arena_printf("%s/nvcc-host-compat-%016zx.h", dir, str_hash(nvcc_host_compat));
   if (access(path, R_OK) == 0)
     return path;
   const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
   FILE *f = fopen(tmp, "wb");
   if (!f)
-    return NULL;
+    return NVCC_HOST_COMPAT_VIRTUAL;
   bool ok = fwrite(nvcc_host_compat, 1, sizeof nvcc_host_compat - 1, f) == sizeof nvcc_host_compat - 1;
   ok &= fclose(f) == 0;
   if (!ok || rename(tmp, path) != 0) {
     unlink(tmp);
-    return NULL;
+    return NVCC_HOST_COMPAT_VIRTUAL;
   }
   return path;
 }
@@ -1350,11 +1377,8 @@ static void parser_args(const Input *in, const Options *opt, Vec *args) {
   vec_push(args, "-Wno-unknown-pragmas");
   vec_push(args, "-nogpulib"); /* no libdevice: the parse is host-side */
   flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, args);
-  const char *compat = nvcc_host_compat_path();
-  if (compat) {
-    vec_push(args, "-include");
-    vec_push(args, (char *)compat);
-  }
+  vec_push(args, "-include");
+  vec_push(args, (char *)nvcc_host_compat_path());
 }
 
 /* Parses one input with `args` (parser_args), with `texts` (Source*, by
@@ -1364,11 +1388,12 @@ static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *te
                         CXTranslationUnit *tu) {
   /* libclang finds an unsaved file by the file it names, whatever the
    * spelling of the #include or of the input that reaches it. */
-  struct CXUnsavedFile *unsaved = calloc((size_t)(texts->len ? texts->len : 1), sizeof *unsaved);
+  struct CXUnsavedFile *unsaved = calloc((size_t)texts->len + 1, sizeof *unsaved);
   for (int i = 0; i < texts->len; i++) {
     Source *f = texts->items[i];
     unsaved[i] = (struct CXUnsavedFile){f->path, f->text, (unsigned long)f->len};
   }
+  unsaved[texts->len] = (struct CXUnsavedFile){NVCC_HOST_COMPAT_VIRTUAL, nvcc_host_compat, sizeof nvcc_host_compat - 1};
   const char *pch = preamble_pch(index, args);
   enum CXErrorCode ec = CXError_Failure;
   *tu = NULL;
@@ -1376,7 +1401,7 @@ static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *te
     vec_push(args, "-include-pch");
     vec_push(args, (void *)pch);
     ec = clang_parseTranslationUnit2(index, in->path, (const char *const *)args->items, args->len, unsaved,
-                                     (unsigned)texts->len, flags, tu);
+                                     (unsigned)texts->len + 1, flags, tu);
     args->len -= 2;
     /* A stale or unusable cache: fall back to a plain parse. */
     if (ec == CXError_Success && clang_getNumDiagnostics(*tu) > 0) {
@@ -1399,7 +1424,7 @@ static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *te
   }
   if (ec != CXError_Success || !*tu)
     ec = clang_parseTranslationUnit2(index, in->path, (const char *const *)args->items, args->len, unsaved,
-                                     (unsigned)texts->len, flags, tu);
+                                     (unsigned)texts->len + 1, flags, tu);
   free(unsaved);
   if (ec != CXError_Success) {
     *tu = NULL;
