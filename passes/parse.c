@@ -236,6 +236,27 @@ static bool is_function_kind(enum CXCursorKind k) {
          k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
 }
 
+/* Whether a function's declaration says constexpr (or consteval): the
+ * tokens from its start to its name.  nvcc lets device code call such a
+ * function (--expt-relaxed-constexpr) though it has no __device__. */
+static bool decl_is_constexpr(CXCursor decl) {
+  CXSourceRange ext = clang_getCursorExtent(decl);
+  CXSourceRange head = clang_getRange(clang_getRangeStart(ext), clang_getCursorLocation(decl));
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(decl);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, head, &toks, &n);
+  bool found = false;
+  for (unsigned i = 0; i < n && !found; i++) {
+    CXString sp = clang_getTokenSpelling(tu, toks[i]);
+    const char *t = clang_getCString(sp);
+    found = t && (!strcmp(t, "constexpr") || !strcmp(t, "consteval"));
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return found;
+}
+
 /* The Sym for a declaration cursor, created on first sight. */
 static Sym *sym_for(Unit *u, CXCursor decl) {
   Impl *im = impl_of(u);
@@ -381,6 +402,8 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         s->ext_def = h;
       }
     }
+    s->host_only = !s->is_device_fn && !s->is_global_fn && !s->is_defaulted && !decl_is_constexpr(decl) &&
+                   (clang_Cursor_isNull(def) || !decl_is_constexpr(def));
   } else {
     s->kind = SYM_OTHER;
   }
@@ -783,6 +806,30 @@ static void dependent_callee(Node *call) {
   }
 }
 
+/* In device code (a __global__ or __device__ function's body), a dependent
+ * call cannot reach a candidate that is host code only (no __device__, not
+ * constexpr): nvcc, which compiles the program, would reject that call.
+ * Such candidates are dropped (std::string's operator+ among the overloads
+ * of `a + b` in a kernel template), unless none would remain. */
+static void drop_host_only_candidates(Node *n) {
+  Node *f = n->parent;
+  while (f && f->kind != N_FUNC)
+    f = f->parent;
+  if (!f || !f->sym || !(f->sym->is_device_fn || f->sym->is_global_fn))
+    return;
+  int kept = 0;
+  for (int i = 0; i < n->ncand; i++)
+    kept += n->cand[i] && !n->cand[i]->host_only;
+  if (kept == 0 || kept == n->ncand)
+    return;
+  int j = 0;
+  for (int i = 0; i < n->ncand; i++)
+    if (n->cand[i] && !n->cand[i]->host_only)
+      n->cand[j++] = n->cand[i];
+  n->ncand = j;
+  n->cand[j] = NULL;
+}
+
 static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
@@ -897,6 +944,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
         if (shadow && n->cand[i] && n->cand[i]->kind == SYM_OTHER)
           n->cand[i]->kind = SYM_FUNC; /* a function it cannot reach: known by name, else unknown */
       }
+      drop_host_only_candidates(n);
     }
     break;
   }

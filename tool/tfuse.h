@@ -356,6 +356,7 @@ struct Sym {
   bool is_ctor;         /* SYM_FUNC: a constructor */
   Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
   bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
+  bool host_only;       /* SYM_FUNC: neither __device__ nor __global__ nor constexpr: device code cannot call it */
   Node *body;       /* SYM_FUNC: definition body if seen (in the project's files, or loaded by unit_load_body) */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
