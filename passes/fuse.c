@@ -576,14 +576,20 @@ static char *render(Fuse *F, Node *n, Copy c) { return render_ex(F, n, n->begin,
 
 /* Statement `stmt` for copy r with the expression `part` replaced by
  * `text` (which must already be rendered for copy r). */
-static char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text, Copy c) {
-  Vec extra = {0};
+/* A site replacing the whole of `part` by `text`, ahead of any site inside
+ * it (the sites within a replaced range are dropped). */
+static Site *replace_site(Node *part, const char *text) {
   Site *site = arena_alloc(sizeof *site);
   site->off = part->begin;
   site->len = part->end - part->begin;
   site->text = (char *)text;
   site->seq = -1; /* before a site of `part` itself at the same offset */
-  vec_push(&extra, site);
+  return site;
+}
+
+static char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text, Copy c) {
+  Vec extra = {0};
+  vec_push(&extra, replace_site(part, text));
   char *res = render_ex(F, stmt, stmt->begin, stmt_end(F->src, stmt), c, 0, &extra);
   vec_free(&extra);
   return res;
@@ -1327,6 +1333,7 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
 typedef struct {
   Node *load;
   char *name;
+  bool first; /* the first load of its text: declares the temporary */
 } Hoist;
 
 static bool hoistable_load(Fuse *F, Node *n) {
@@ -1355,17 +1362,14 @@ static void find_hoists(Fuse *F, Node *n, Vec *out) {
   if (n->kind == N_COND || (n->kind == N_BINOP && (n->op == OP_LAND || n->op == OP_LOR)))
     return;
   if (hoistable_load(F, n)) {
-    for (int i = 0; i < out->len; i++)
-      if (same_text(F->src, ((Hoist *)out->items[i])->load, n)) {
-        Hoist *h = arena_alloc(sizeof *h);
-        h->load = n;
-        h->name = ((Hoist *)out->items[i])->name;
-        vec_push(out, h);
-        return;
-      }
     Hoist *h = arena_alloc(sizeof *h);
     h->load = n;
-    h->name = arena_printf("__tf_u%d", ++F->hoist_seq);
+    for (int i = 0; i < out->len && !h->name; i++)
+      if (same_text(F->src, ((Hoist *)out->items[i])->load, n))
+        h->name = ((Hoist *)out->items[i])->name;
+    h->first = !h->name;
+    if (h->first)
+      h->name = arena_printf("__tf_u%d", ++F->hoist_seq);
     vec_push(out, h);
     return;
   }
@@ -1388,18 +1392,12 @@ static void emit_hoists(Fuse *F, Node *s, Ctx *ctx, Vec *extra) {
   const char *indent = indent_of(F, s);
   for (int i = 0; i < found.len; i++) {
     Hoist *h = found.items[i];
-    bool first = true;
-    for (int j = 0; j < i && first; j++)
-      first = ((Hoist *)found.items[j])->name != h->name;
-    if (first)
+    if (h->first) {
+      char *load = render_ex(F, h->load, h->load->begin, h->load->end, uniform_copy, 0, NULL);
       piece(F, indent, arena_printf("const %s %s = %s; /* tfuse: the same for every copy, loaded once */",
-                                    arith_type_spelling(h->load->type_arith), h->name, render_ex(F, h->load, h->load->begin, h->load->end, uniform_copy, 0, NULL)));
-    Site *site = arena_alloc(sizeof *site);
-    site->off = h->load->begin;
-    site->len = h->load->end - h->load->begin;
-    site->text = h->name;
-    site->seq = -1; /* before the sites inside the load */
-    vec_push(extra, site);
+                                    arith_type_spelling(h->load->type_arith), h->name, load));
+    }
+    vec_push(extra, replace_site(h->load, h->name));
   }
   vec_free(&found);
 }

@@ -148,4 +148,3 @@ int diag_end_trial(char **first_message, unsigned *first_off) {
 }
 
 void diag_set_quiet(bool on) { quiet = on; }
-bool diag_quiet(void) { return quiet; }

@@ -105,7 +105,6 @@ int diag_end_trial(char **first_message, unsigned *first_off);
 /* Quiet: warnings, notes and remarks are dropped, errors still printed (the
  * driver's second emission, whose other diagnostics the first printed). */
 void diag_set_quiet(bool on);
-bool diag_quiet(void);
 
 /* ===================== tool/edit.c ===================== */
 

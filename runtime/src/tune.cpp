@@ -281,8 +281,8 @@ const DeviceInfo &device_info(int dev) {
   return g_devices[dev] = d;
 }
 
-void cache(tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem, int choice) {
-  g_shapes[shape_key(s, dev, g, b, smem)] = choice;
+/* The site's one-entry cache, which <tfuse/tune.h> reads without the lock. */
+void cache_site(tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem, int choice) {
   s->last_choice = choice;
   s->last_device = dev;
   s->last_shape[0] = g.x;
@@ -293,6 +293,13 @@ void cache(tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem, int choice)
   s->last_shape[5] = b.z;
   s->last_smem = smem;
   s->cached = 1;
+}
+
+/* A decision for this site and shape: remembered for every shape, and as
+ * the site's last. */
+void cache(tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem, int choice) {
+  g_shapes[shape_key(s, dev, g, b, smem)] = choice;
+  cache_site(s, dev, g, b, smem, choice);
 }
 
 struct Region {
@@ -344,7 +351,7 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
   cudaGetDevice(&dev);
   std::map<ShapeKey, int>::const_iterator seen = g_shapes.find(shape_key(s, dev, grid, block, smem));
   if (seen != g_shapes.end()) {
-    cache(s, dev, grid, block, smem, seen->second);
+    cache_site(s, dev, grid, block, smem, seen->second);
     return seen->second;
   }
   const DeviceInfo &info = device_info(dev);
