@@ -82,6 +82,9 @@ static bool parse_pragma(const Source *src, unsigned hash, unsigned eol, Pragma 
     } else if (nlen == 7 && !strncmp(t + name, "mapping", 7)) {
       ok = params_set_mapping(&pr->p, value);
       what = "stride or consecutive";
+    } else if (nlen == 6 && !strncmp(t + name, "layout", 6)) {
+      ok = params_set_layout(&pr->p, value);
+      what = "separate or interleaved";
     } else {
       error_at(name, "unknown clause '%.*s' in '#pragma tfuse coarsen'", (int)nlen, t + name);
       return false;
@@ -116,6 +119,8 @@ static Params merge(const Params *pragma, const Params *cli) {
       p.mode = q->mode;
     if (q->set & OPT_SET_MAPPING)
       p.mapping = q->mapping;
+    if (q->set & OPT_SET_LAYOUT)
+      p.layout = q->layout;
   }
   return p;
 }
@@ -142,7 +147,7 @@ static Kernel *kernel_of(Vec *kernels, Node *fn) {
 
 static bool same_params(const Kernel *a, const Kernel *b) {
   return a && b && a->p.factor == b->p.factor && a->p.mode == b->p.mode && a->p.dim == b->p.dim &&
-         a->p.mapping == b->p.mapping && !memcmp(a->p.kd, b->p.kd, sizeof a->p.kd);
+         a->p.mapping == b->p.mapping && a->p.layout == b->p.layout && !memcmp(a->p.kd, b->p.kd, sizeof a->p.kd);
 }
 
 /* Block mode gives a kernel an extra first parameter. A template kernel

@@ -412,6 +412,175 @@ static void emit_clones(Fuse *F, EditList *el) {
   buf_free(&out);
 }
 
+/* ---- interleaved replicas (-layout interleaved) ----
+ *
+ * Block mode replicates a shared array whose contents differ between the
+ * logical blocks.  By default each copy gets its own array (`Bs_x0`,
+ * `Bs_x1`...).  With -layout interleaved the n copies of
+ * `__shared__ float Bs[16][16]` become one array
+ * `__shared__ float __align__(16) Bs[n / W][16][16][W]`, W = 4 (or 2 where
+ * n is not a multiple of 4), and copy i's `Bs[k][tx]` is
+ * `Bs[i / W][k][tx][i % W]`: the copies' elements of one index lie side by
+ * side, so that the copies' reads of a statement emitted per copy can be
+ * one vector load (matmul 8x8 on the H200: 5.18 ms -> 4.13 ms).
+ *
+ * Only the address of an element changes, so an array is laid out so only
+ * where every use of it names one element: the array subscripted as many
+ * times as it has dimensions, neither the element's address taken nor a
+ * reference bound to it.  Any other use (a pointer, `sizeof`, a macro, a
+ * call that may take the element by reference) keeps the separate arrays,
+ * with a remark under -report. */
+
+/* The parent of *n past parentheses and implicit conversions, *n becoming
+ * the outermost of those. */
+static Node *skip_wrappers_up(Node **n) {
+  Node *p = (*n)->parent;
+  while (p && (p->kind == N_PAREN || p->kind == N_UNEXPOSED)) {
+    *n = p;
+    p = p->parent;
+  }
+  return p;
+}
+
+/* `A[i][j]` for the use `A` of an array of `rank` dimensions, or NULL. */
+static Node *full_subscript(Node *ref, int rank) {
+  Node *n = ref;
+  for (int i = 0; i < rank; i++) {
+    Node *p = skip_wrappers_up(&n);
+    if (!p || p->kind != N_SUBSCRIPT || p->nkid < 2 || p->kid[0] != n)
+      return NULL;
+    n = p;
+  }
+  return n;
+}
+
+/* Why the use `ref` of array s keeps it in separate arrays, or NULL. */
+static const char *interleave_use_problem(Node *ref, const Sym *s) {
+  if (ref->in_macro)
+    return "it is used inside a macro's expansion";
+  Node *f = full_subscript(ref, s->rank);
+  if (!f)
+    return "it is used other than to name one element (as a pointer, or in sizeof)";
+  if (f->in_macro)
+    return "it is used inside a macro's expansion";
+  Node *top = f, *p = skip_wrappers_up(&top);
+  if (!p)
+    return NULL;
+  if (p->kind == N_UNOP && p->op == OP_ADDR)
+    return "the address of its element is taken";
+  if (p->kind == N_VAR && p->sym && p->sym->is_reference)
+    return "a reference binds to its element";
+  if (p->kind == N_CALL) {
+    Node *obj;
+    bool obj_ptr;
+    Vec args = {0};
+    call_args(p, &obj, &obj_ptr, &args);
+    int pos = -1;
+    for (int i = 0; i < args.len; i++)
+      if (args.items[i] == top)
+        pos = i;
+    vec_free(&args);
+    if (pos < 0 || pos >= 32 || !p->sym || p->sym->kind != SYM_FUNC ||
+        ((p->sym->byref_params | p->sym->dep_params) >> pos & 1))
+      return "its element is passed to a call that may take it by reference";
+  }
+  return NULL;
+}
+
+static void first_problem(Node *n, const Sym *s, Node **at, const char **why) {
+  if (n->kind == N_DECL_REF && n->sym == s) {
+    *why = interleave_use_problem(n, s);
+    *at = n;
+    if (*why)
+      return;
+  }
+  for (int i = 0; i < n->nkid && !*why; i++)
+    first_problem(n->kid[i], s, at, why);
+}
+
+/* The declaration statement that declares s alone, in the kernel's body. */
+static Node *sole_decl(Fuse *F, Node *n, const Sym *s) {
+  if (n->kind == N_DECL_STMT && n->nkid == 1 && n->kid[0]->kind == N_VAR && n->kid[0]->sym == s) {
+    Node *v = n->kid[0];
+    unsigned e = stmt_end(F->src, n);
+    const char *t = F->src->text;
+    for (unsigned i = v->end; i < e; i++)
+      if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != ';')
+        return NULL; /* an attribute or initializer after the declarator */
+    if (v->in_macro || strncmp(t + v->loc, s->name, strlen(s->name)))
+      return NULL; /* (the statement is "in a macro" when it starts with `__shared__`) */
+    return n;
+  }
+  for (int i = 0; i < n->nkid; i++) {
+    Node *d = sole_decl(F, n->kid[i], s);
+    if (d)
+      return d;
+  }
+  return NULL;
+}
+
+static void plan_interleave(Fuse *F, Node *body, bool report) {
+  if (F->k->p.layout != LAYOUT_INTERLEAVED || F->k->p.mode != MODE_BLOCK)
+    return;
+  Vec vars = {0};
+  kernel_shared_vars(F->k->fn, &vars);
+  for (int i = 0; i < vars.len; i++) {
+    Sym *s = vars.items[i];
+    s->ilv = 0;
+    int n = ngroups(F, sym_dims(F, s));
+    if (n < 2)
+      continue;
+    const char *why = NULL;
+    Node *at = NULL;
+    if (s->is_extern)
+      why = "it is dynamic shared memory (extern __shared__)";
+    else if (!s->is_array || s->rank < 1 || !s->elem_scalar)
+      why = "it is not an array of numbers or pointers";
+    else if (n % 2)
+      why = arena_printf("its %d copies do not group by 2 or 4", n);
+    else if (!sole_decl(F, body, s))
+      why = "it is not declared alone, in a statement of the kernel's body";
+    else
+      first_problem(body, s, &at, &why);
+    unsigned off = at && why ? at->begin : s->decl_off;
+    if (why) {
+      if (report)
+        remark_at(off, "-layout interleaved: shared array '%s' keeps one array per copy: %s", s->name, why);
+      continue;
+    }
+    s->ilv = n % 4 == 0 ? 4 : 2;
+    if (report)
+      remark_at(off, "shared array '%s': its %d copies interleaved, %d side by side", s->name, n, s->ilv);
+  }
+  vec_free(&vars);
+}
+
+/* `__shared__ float __align__(16) Bs[n / W][16][16][W];` for the
+ * declaration of an interleaved array. */
+static char *interleaved_decl(Fuse *F, Node *decl) {
+  Node *v = decl->kid[0];
+  Sym *s = v->sym;
+  const char *t = F->src->text;
+  unsigned name_end = v->loc + (unsigned)strlen(s->name);
+  int n = ngroups(F, sym_dims(F, s));
+  return arena_printf("%.*s__align__(16) %s[%d]%.*s[%d];", (int)(v->loc - decl->begin), t + decl->begin, s->name,
+                      n / s->ilv, (int)(v->end - name_end), t + name_end, s->ilv);
+}
+
+/* Copy c's `Bs[k][tx]` -> `Bs[g][k][tx][w]`. */
+static void interleaved_sites(Fuse *F, Node *ref, unsigned e, Copy c, Vec *sites) {
+  Sym *s = ref->sym;
+  Node *f = full_subscript(ref, s->rank);
+  if (!f || f->end > e) {
+    F->failed = true;
+    error_at(ref->loc, "internal error: interleaved shared array '%s' in part of a subscript", s->name);
+    return;
+  }
+  int i = group_index(F, sym_dims(F, s), c);
+  add_site(sites, ref->loc, (unsigned)strlen(s->name), arena_printf("%s[%d]", s->name, i / s->ilv));
+  add_site(sites, f->end, 0, arena_printf("[%d]", i % s->ilv));
+}
+
 /* Adds the sites of a promoted access (a read, a store or an update) and
  * returns true if `n`'s subtree is done. */
 static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
@@ -482,6 +651,8 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
         F->failed = true;
         error_at(n->loc, "internal error: varying '%s' in a statement emitted once%s", n->sym->name,
                  c.mask ? " per copy along fewer dimensions" : "");
+      } else if (n->sym->ilv && n->kind == N_DECL_REF) {
+        interleaved_sites(F, n, e, c, sites);
       } else {
         add_site(sites, n->loc, (unsigned)strlen(n->sym->name), (char *)copy_name(F, n->sym, c));
       }
@@ -1134,7 +1305,12 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
     F->k->dyn_shared = true;
     return;
   }
-  emit_decl_stmt_vars(F, s, ctx);
+  if (s->nkid == 1 && s->kid[0]->kind == N_VAR && s->kid[0]->sym && s->kid[0]->sym->ilv) {
+    s->kid[0]->sym->region = ctx->region;
+    piece(F, indent_of(F, s), interleaved_decl(F, s));
+  } else {
+    emit_decl_stmt_vars(F, s, ctx);
+  }
   for (int i = 0; i < s->nkid; i++)
     if (s->kid[i]->kind == N_VAR && s->kid[i]->sym && s->kid[i]->sym->promoted) {
       char *decl = promo_decl(F, s->kid[i]->sym);
@@ -1791,7 +1967,7 @@ static void rescale_launch_bounds(Fuse *F, Node *fn, EditList *el) {
   }
 }
 
-bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
+bool fuse_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   Fuse F = {.u = u, .k = k, .src = u->src, .K = k->p.factor, .multi = params_multi(&k->p)};
   F.all = F.multi ? params_dims(&k->p) : 1u << k->p.dim;
   for (int d = 0; d < 3; d++)
@@ -1816,6 +1992,7 @@ bool fuse_kernel(Unit *u, Kernel *k, EditList *el) {
   }
   ctx.any_true = true;
   plan_shared_probe(&F, body);
+  plan_interleave(&F, body, opt->report);
 
   F.first = true;
   emit_stmt(&F, body, &ctx);

@@ -373,6 +373,8 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         s->out_params |= 1u << i;
       if (out && pt.kind != CXType_Pointer)
         s->ref_params |= 1u << i;
+      if (pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference)
+        s->byref_params |= 1u << i;
       if (!out && clang_Type_getSizeOf(pt) == CXTypeLayoutError_Dependent)
         s->dep_params |= 1u << i; /* `T p`: a pointer if T is one */
     }

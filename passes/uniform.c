@@ -668,6 +668,7 @@ static void reset_syms(Node *n) {
     s->varying = s->addr_taken = s->promoted = s->reported = s->cg_block = false;
     s->decl_depth = s->region = 0;
     s->copy_names = NULL;
+    s->ilv = 0;
   }
   for (int i = 0; i < n->nkid; i++)
     reset_syms(n->kid[i]);

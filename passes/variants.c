@@ -291,6 +291,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     Kernel v = *k;
     v.p = *p;
     v.p.set = k->p.set;
+    v.p.layout = k->p.layout; /* -layout applies to every candidate */
     v.annotated = false;
     v.has_vreturn = v.uses_grid_extent = v.dyn_shared = false;
     v.shared = (Vec){0};

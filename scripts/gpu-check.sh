@@ -144,12 +144,17 @@ done
 # The cuBLAS row (matmul.cublas) is the matmul sample with its launch
 # replaced by cublasSgemm (linked with -lcublas: src/ID.ldflags); its data
 # makes every sum exact, so its output is bit-identical to the kernel's too.
+# A row may end in "| tfuse flags" (its variant name then says them:
+# block.xy.layout-interleaved).
 multi_rows=(
   "matmul block x,y 2,2 2,4 4,2 4,4 4,8 8,4 8,8"
+  "matmul block x,y 4,4 4,8 8,4 8,8 | -layout interleaved"
   "matmul thread x,y 2,2 2,4 4,2 4,4"
   "dcs block x,y 2,2 2,4 4,2 4,4"
 )
 for spec in "${multi_rows[@]}"; do
+  IFS='|' read -r spec mflags <<<"$spec"
+  mflags=$(echo "${mflags:-}" | xargs)
   read -r name mode dims mfactors <<<"$spec"
   line=$(printf '%s\n' "${lines[@]}" | awk -v n="$name" '$1 == n { print; exit }')
   [ -n "$line" ] || { echo "gpu-check: samples.txt has no line for $name; its 2-D rows are left out" >&2; continue; }
@@ -159,11 +164,14 @@ for spec in "${multi_rows[@]}"; do
   src="$samples/$name/$name.cu"
   kernel=$(kernel_name "$src")
   variant="$mode.${dims//,/}"
+  suffix=$(flag_suffix "$mflags")
+  [ -n "$suffix" ] && variant="$variant.$suffix"
   [ -f "$work/src/$name.orig.cu" ] || cp "$src" "$work/src/$name.orig.cu"
   for f in $mfactors; do
     k=${f//,/x}
     id="$name.$variant.k$k"
-    if "$tfuse" -factor "$f" -mode "$mode" -dim "$dims" "$src" -o "$work/src/$id.cu" 2>"$work/src/$id.tfuse.log"; then
+    # shellcheck disable=SC2086  # the flags are words
+    if "$tfuse" -factor "$f" -mode "$mode" -dim "$dims" $mflags "$src" -o "$work/src/$id.cu" 2>"$work/src/$id.tfuse.log"; then
       status=OK
       [ -s "$work/src/$id.tfuse.log" ] || rm -f "$work/src/$id.tfuse.log"
     else

@@ -23,7 +23,7 @@ bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   if (!legality_check(u, k))
     return false;
   promote_analyze(u, k, opt);
-  return fuse_kernel(u, k, el);
+  return fuse_kernel(u, k, opt, el);
 }
 
 /* What run returns when verify.c found -factor auto candidates over the

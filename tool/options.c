@@ -30,6 +30,10 @@ static const char usage_text[] =
     "  -mapping stride|consecutive\n"
     "                         thread mode: copy r is threadIdx+r*blockDim (stride, default)\n"
     "                         or threadIdx*K+r (consecutive)\n"
+    "  -layout separate|interleaved\n"
+    "                         block mode: a replicated __shared__ array becomes one array per\n"
+    "                         copy (separate, default) or one array with the copies' elements\n"
+    "                         side by side, 2 or 4 at a time (interleaved: vector loads)\n"
     "  -kernel NAME           coarsen this kernel, annotated or not (repeatable)\n"
     "  -o FILE                write the result to FILE (default and `-`: standard output);\n"
     "                         one input, no header changed\n"
@@ -61,14 +65,15 @@ static const char usage_text[] =
     "include folders and macros nvcc would use (asked of nvcc) and ignores the\n"
     "rest (-arch, -O3, -o...).\n"
     "\n"
-    "Pragma clauses: #pragma tfuse coarsen factor(K) dim(d) mode(m) mapping(p), and\n"
-    "factor(KX,KY) dim(x,y) for several dimensions;\n"
+    "Pragma clauses: #pragma tfuse coarsen factor(K) dim(d) mode(m) mapping(p) layout(l),\n"
+    "and factor(KX,KY) dim(x,y) for several dimensions;\n"
     "command-line options override them for every kernel.\n"
     "Exit status: 0 success, 1 errors in the input, 2 usage errors.\n";
 
 const char *dim_name(int dim) { return dim == 0 ? "x" : dim == 1 ? "y" : "z"; }
 const char *mode_name(Mode m) { return m == MODE_BLOCK ? "block" : "thread"; }
 const char *mapping_name(Mapping m) { return m == MAP_STRIDE ? "stride" : "consecutive"; }
+const char *layout_name(Layout l) { return l == LAYOUT_SEPARATE ? "separate" : "interleaved"; }
 
 static int usage_error(const char *fmt, const char *a, const char *b) {
   fputs("tfuse: error: ", stderr);
@@ -148,6 +153,17 @@ bool params_set_mapping(Params *p, const char *v) {
   else
     return false;
   p->set |= OPT_SET_MAPPING;
+  return true;
+}
+
+bool params_set_layout(Params *p, const char *v) {
+  if (!strcmp(v, "separate"))
+    p->layout = LAYOUT_SEPARATE;
+  else if (!strcmp(v, "interleaved"))
+    p->layout = LAYOUT_INTERLEAVED;
+  else
+    return false;
+  p->set |= OPT_SET_LAYOUT;
   return true;
 }
 
@@ -338,6 +354,10 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       NEED_VALUE();
       if (!params_set_mapping(&opt->cli, value))
         return usage_error("invalid value '%s' for -mapping: expected stride or consecutive%s", value, "");
+    } else if (FLAG("layout")) {
+      NEED_VALUE();
+      if (!params_set_layout(&opt->cli, value))
+        return usage_error("invalid value '%s' for -layout: expected separate or interleaved%s", value, "");
     } else if (FLAG("kernel")) {
       NEED_VALUE();
       vec_push(&opt->kernels, (void *)value);

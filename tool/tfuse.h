@@ -145,6 +145,11 @@ bool edit_write_files(int n, const char **paths, char **data, const size_t *lens
 
 typedef enum { MODE_BLOCK, MODE_THREAD } Mode;
 typedef enum { MAP_STRIDE, MAP_CONSECUTIVE } Mapping;
+/* Block mode: how a shared array's replicas are laid out: one array per
+ * copy (separate, the default), or the copies' elements side by side in
+ * one array (interleaved: `As[g][i][j][w]`, W = 2 or 4 copies per group),
+ * so that one vector load reads several copies' elements. */
+typedef enum { LAYOUT_SEPARATE, LAYOUT_INTERLEAVED } Layout;
 
 /* Per-kernel coarsening parameters; `set` bits say which were given.
  * One dimension (`-factor 8 -dim y`): factor and dim.  Several (`-factor 4,2
@@ -158,13 +163,14 @@ typedef struct {
   int dim; /* 0 = x, 1 = y, 2 = z */
   Mode mode;
   Mapping mapping;
+  Layout layout;
   unsigned set; /* OPT_SET_* */
   int nfactors, ndims;   /* as given (1 for a single value) */
   int factors[3], dims[3];
   int kd[3];             /* annotate.c: the factor along x, y, z (1: not coarsened) */
 } Params;
 
-enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8 };
+enum { OPT_SET_FACTOR = 1, OPT_SET_DIM = 2, OPT_SET_MODE = 4, OPT_SET_MAPPING = 8, OPT_SET_LAYOUT = 16 };
 
 /* `-factor auto` / `factor(auto)`: Params.factor is FACTOR_AUTO, and
  * passes/variants.c emits one variant per candidate instead of one kernel. */
@@ -227,8 +233,10 @@ bool params_set_factor(Params *p, const char *v);
 bool params_set_dim(Params *p, const char *v);
 bool params_set_mode(Params *p, const char *v);
 bool params_set_mapping(Params *p, const char *v);
+bool params_set_layout(Params *p, const char *v);
 const char *mode_name(Mode m);
 const char *mapping_name(Mapping m);
+const char *layout_name(Layout l);
 
 /* ===================== tool/flags.c ===================== */
 
@@ -360,6 +368,7 @@ struct Sym {
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
   unsigned out_params; /* SYM_FUNC: bit i: parameter i may be written through */
   unsigned ref_params; /* SYM_FUNC: bit i: parameter i is a non-const reference */
+  unsigned byref_params; /* SYM_FUNC: bit i: parameter i is a reference, const or not */
   unsigned dep_params; /* SYM_FUNC: bit i: parameter i has a dependent type (a pointer, maybe) */
   int nparams;
   bool type_dependent; /* variables: the type depends on a template parameter */
@@ -374,6 +383,7 @@ struct Sym {
   int decl_depth;   /* uniform.c: varying-control depth at the declaration */
   int region;       /* fuse.c: predicate region at the declaration */
   char **copy_names; /* fuse.c: per-copy names */
+  int ilv;           /* fuse.c, -layout interleaved: copies side by side in one array (2 or 4; 0: one array per copy) */
   struct PointsTo *pts; /* effects.c: what a pointer local may point into */
   void *fx_summary;     /* effects.c: what a function's body writes */
   bool promoted;    /* promote.c */
@@ -692,7 +702,7 @@ void promote_analyze(Unit *u, Kernel *k, const Options *opt);
 /* ===================== passes/fuse.c ===================== */
 
 /* Rewrites the kernel's body (and signature) as K copies. */
-bool fuse_kernel(Unit *u, Kernel *k, EditList *el);
+bool fuse_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el);
 
 /* ===================== passes/macros.c ===================== */
 

@@ -25,7 +25,9 @@
 Variants: K in {2,3,4,8} x block mode along x, y, z, and thread mode along x,
 y, z with mapping stride and consecutive, and factors along two dimensions
 (2,2 and 3,2 in block mode along x,y; 2,2 along y,z; 2,2 in thread mode along
-x,y): 40 per program.  A two-dimensional variant's K is a tuple, its d
+x,y), and block mode again with -layout interleaved (the 12 one-dimensional
+block variants and the 3 two-dimensional ones, tag suffix -interleaved): 55
+per program.  A two-dimensional variant's K is a tuple, its d
 "x,y" (tag k2x2-block-xy, flags -factor 2,2 -dim x,y; --variant '2x2 block xy').  A generated
 program's first line says which factors divide every launch's block extent
 along each dimension (thread-k=...); thread-mode variants outside it would
@@ -71,6 +73,13 @@ def all_variants():
                 vs.append((K, "thread", d, mp))
     for K, d, mode in MULTI_VARIANTS:
         vs.append((K, mode, d, "stride" if mode == "thread" else None))
+    # Block mode with the replicas of shared arrays interleaved (-layout interleaved).
+    for K in FACTORS:
+        for d in "xyz":
+            vs.append((K, "block", d, "interleaved"))
+    for K, d, mode in MULTI_VARIANTS:
+        if mode == "block":
+            vs.append((K, mode, d, "interleaved"))
     return vs
 
 
@@ -84,7 +93,9 @@ def variant_tag(v):
 def variant_flags(v):
     K, mode, d, mp = v
     f = ["-factor", ",".join(map(str, K)) if isinstance(K, tuple) else str(K), "-mode", mode, "-dim", d]
-    if mp:
+    if mp == "interleaved":
+        f += ["-layout", mp]
+    elif mp:
         f += ["-mapping", mp]
     return f
 
@@ -99,7 +110,7 @@ def variant_dims(v):
 
 def parse_variant(text):
     # '2x2 block xy' or, as tfuse spells it, '2,2 block x,y'
-    multi = re.match(r"^\s*(\d+(?:[x,]\d+)+)\s+(block|thread)\s+([xyz](?:,?[xyz]){1,2})(?:\s+(stride|consecutive))?\s*$",
+    multi = re.match(r"^\s*(\d+(?:[x,]\d+)+)\s+(block|thread)\s+([xyz](?:,?[xyz]){1,2})(?:\s+(stride|consecutive|interleaved))?\s*$",
                      text)
     if multi:
         K = tuple(int(x) for x in re.split("[x,]", multi.group(1)))
@@ -107,13 +118,17 @@ def parse_variant(text):
         if len(K) != len(d.split(",")):
             sys.exit("campaign.py: --variant '%s': one factor per dimension" % text)
         mp = multi.group(4) or ("stride" if multi.group(2) == "thread" else None)
-        return (K, multi.group(2), d, mp if multi.group(2) == "thread" else None)
+        if (mp == "interleaved") != (multi.group(2) == "block" and mp is not None):
+            sys.exit("campaign.py: --variant '%s': interleaved is for block mode, stride|consecutive for thread" % text)
+        return (K, multi.group(2), d, mp)
     parts = text.replace(",", " ").split()
     if len(parts) not in (3, 4) or parts[1] not in ("block", "thread") or parts[2] not in ("x", "y", "z"):
-        sys.exit("campaign.py: --variant wants 'K block|thread x|y|z [stride|consecutive]', got %r" % text)
+        sys.exit("campaign.py: --variant wants 'K block|thread x|y|z [stride|consecutive|interleaved]', got %r" % text)
     mp = parts[3] if len(parts) == 4 else ("stride" if parts[1] == "thread" else None)
-    if parts[1] == "block":
+    if parts[1] == "block" and mp != "interleaved":
         mp = None
+    if parts[1] == "thread" and mp == "interleaved":
+        sys.exit("campaign.py: --variant '%s': interleaved is for block mode" % text)
     return (int(parts[0]), parts[1], parts[2], mp)
 
 

@@ -1,6 +1,6 @@
 // Bad clauses of `#pragma tfuse coarsen` are errors located at the bad
 // value or clause: a factor outside 1..1024 or not a number, a dimension
-// other than x/y/z, a mode or mapping that does not exist, an unknown
+// other than x/y/z, a mode, mapping or layout that does not exist, an unknown
 // clause, a missing parenthesis.  Every one is reported, and nothing is
 // written.
 // RUN: rm -f %t.out
@@ -26,6 +26,10 @@ __global__ void d(float *o) { o[blockIdx.x] = 1.0f; }
 // CHECK: bad-pragma-clause.cu:[[@LINE+1]]:31: error: invalid value 'zigzag' in clause 'mapping': expected stride or consecutive
 #pragma tfuse coarsen mapping(zigzag)
 __global__ void e(float *o) { o[blockIdx.x] = 1.0f; }
+
+// CHECK: bad-pragma-clause.cu:[[@LINE+1]]:30: error: invalid value 'diagonal' in clause 'layout': expected separate or interleaved
+#pragma tfuse coarsen layout(diagonal)
+__global__ void e2(float *o) { o[blockIdx.x] = 1.0f; }
 
 // CHECK: bad-pragma-clause.cu:[[@LINE+1]]:23: error: unknown clause 'unroll' in '#pragma tfuse coarsen'
 #pragma tfuse coarsen unroll(2)
