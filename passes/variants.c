@@ -85,6 +85,13 @@ bool tune_space_parse(const char *spec, bool modes, Vec *out) {
     if (p.mode == MODE_THREAD && !strncmp(s, ".consecutive", 12)) {
       p.mapping = MAP_CONSECUTIVE;
       s += 12;
+    } else if (p.mode == MODE_BLOCK && !strncmp(s, ".interleaved", 12)) {
+      p.layout = LAYOUT_INTERLEAVED;
+      p.set |= OPT_SET_LAYOUT;
+      s += 12;
+    } else if (p.mode == MODE_BLOCK && !strncmp(s, ".separate", 9)) {
+      p.set |= OPT_SET_LAYOUT;
+      s += 9;
     }
     if (*s++ != ':')
       return false;
@@ -99,15 +106,17 @@ bool tune_space_parse(const char *spec, bool modes, Vec *out) {
 static char *variant_suffix(const Params *p) {
   if (p->factor == 1)
     return "k1";
-  return arena_printf("%c%s%d%s", p->mode == MODE_BLOCK ? 'b' : 't', dim_name(p->dim), p->factor,
-                      p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? "c" : "");
+  return arena_printf("%c%s%d%s%s", p->mode == MODE_BLOCK ? 'b' : 't', dim_name(p->dim), p->factor,
+                      p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? "c" : "",
+                      p->mode == MODE_BLOCK && p->layout == LAYOUT_INTERLEAVED ? "i" : "");
 }
 
 char *variant_label(const Params *p) {
   if (p->factor == 1)
     return "original";
-  return arena_printf("%s.%s%s:%d", mode_name(p->mode), dim_name(p->dim),
-                      p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? ".consecutive" : "", p->factor);
+  return arena_printf("%s.%s%s%s:%d", mode_name(p->mode), dim_name(p->dim),
+                      p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? ".consecutive" : "",
+                      p->mode == MODE_BLOCK && p->layout == LAYOUT_INTERLEAVED ? ".interleaved" : "", p->factor);
 }
 
 static void clear_promo(Node *n) {
@@ -282,7 +291,8 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     bool dup = false;
     for (int j = 1; j < k->variants.len && !dup; j++) {
       Variant *w = k->variants.items[j];
-      dup = w->p.factor == p->factor && w->p.mode == p->mode && w->p.dim == p->dim && w->p.mapping == p->mapping;
+      dup = w->p.factor == p->factor && w->p.mode == p->mode && w->p.dim == p->dim && w->p.mapping == p->mapping &&
+            w->p.layout == (p->set & OPT_SET_LAYOUT ? p->layout : k->p.layout);
     }
     if (dup)
       continue;
@@ -290,8 +300,8 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
       continue; /* the driver said so (-report) when it found it */
     Kernel v = *k;
     v.p = *p;
+    v.p.layout = p->set & OPT_SET_LAYOUT ? p->layout : k->p.layout; /* -layout: every candidate without its own */
     v.p.set = k->p.set;
-    v.p.layout = k->p.layout; /* -layout applies to every candidate */
     v.annotated = false;
     v.has_vreturn = v.uses_grid_extent = v.dyn_shared = false;
     v.shared = (Vec){0};
@@ -305,7 +315,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     char *msg;
     unsigned off;
     int nerr = diag_end_trial(&msg, &off);
-    char *label = variant_label(p);
+    char *label = variant_label(&v.p);
     if (ok && !nerr && v.dyn_shared) {
       ok = false;
       msg = "its extern __shared__ array would be divided among the logical blocks, which -factor auto does "
