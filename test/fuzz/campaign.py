@@ -578,6 +578,8 @@ def cmd_gpu_pack(a):
         for tag, rec in sorted(p["variants"].items()):
             if not rec["accepted"] or rec.get("nvcc") is False:
                 continue
+            if a.tags and not re.search(a.tags, tag):
+                continue
             members.append((os.path.join(src, rec["file"]), "seed-%s/%s.cu" % (s, tag)))
             entry["variants"].append({"tag": tag, "file": "seed-%s/%s.cu" % (s, tag), "flags": rec["flags"],
                                       "accepted": rec["accepted"], "predicted_na": rec["predicted_na"]})
@@ -660,6 +662,7 @@ def main():
     p = sub.add_parser("gpu-pack")
     p.add_argument("--from", required=True)
     p.add_argument("--to", required=True)
+    p.add_argument("--tags", help="only the variants whose tag matches this regex (e.g. 'interleaved')")
     r = sub.add_parser("gpu-report")
     r.add_argument("--from", required=True, nargs="+", help="results.json, or the results of each shard")
     q = sub.add_parser("repro")
