@@ -33,6 +33,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -531,7 +532,8 @@ def cmd_gpu_pack(a):
                         ignore=shutil.ignore_patterns("*.nvcc.txt"))
         progs.append({k: p[k] for k in ("name", "file", "compile", "run") if k in p} |
                      {"dir": p.get("dir", "."), "pass": p.get("pass", {}), "timeout": p.get("timeout", 30),
-                      "kernel_time_regex": p.get("kernel_time_regex"), "variants": vs} |
+                      "kernel_time_regex": p.get("kernel_time_regex"), "steady_run": p.get("steady_run"),
+                      "variants": vs} |
                      ({"auto": au[0]} if au else {}))
     if any(q.get("auto") for q in progs):  # the tuning runtime, built on the GPU machine for the auto files
         for f in TUNE_FILES:
@@ -717,6 +719,50 @@ def auto_gpu_report(cpu, autos, runs, orig, bad):
               ", ".join("%s %.3f (%s)" % t for t in slow) if slow else "none")]
     if missing:
         L.append("Without a passing auto build (the original passed): " + ", ".join(missing) + ".")
+    L += steady_report(cpu, autos, runs, bad)
+    return L
+
+
+def steady_report(cpu, autos, runs, bad):
+    """The steady-state rounds (corpus_gpu.py --steady-rounds): the program's steady_run line, a larger repeat
+    count, run by the original and the auto build in turn; per build the median over the rounds."""
+    rows = []
+    for p in cpu["programs"]:
+        r = next((x for x in autos if x["program"] == p["name"]), None)
+        g = runs.get(p["name"] + "/" + r["file"]) if r and r.get("file") else None
+        st = g.get("steady") if g else None
+        if p["name"] in bad or not st or not st["original"]:
+            continue
+        ok = all(x["outcome"] == "pass" for x in st["original"] + st["auto"])
+        med = {}
+        for kind in ("original", "auto"):
+            ks = [x["kernel_s"] for x in st[kind] if x.get("kernel_s")]
+            med[kind] = (statistics.median(ks), "kernel") if len(ks) == len(st[kind]) else \
+                (statistics.median(x["run_s"] for x in st[kind]), "wall")
+        by = "kernel" if med["original"][1] == med["auto"][1] == "kernel" else "wall"
+        if by == "wall":
+            med = {k: (statistics.median(x["run_s"] for x in st[k]), "wall") for k in ("original", "auto")}
+        ratio = med["auto"][0] / med["original"][0] if med["original"][0] else None
+        rows.append((p["name"], st["run"], len(st["original"]), med["original"][0], med["auto"][0], ratio, by, ok))
+    if not rows:
+        return []
+    L = ["", "### Steady state: a larger repeat count", "",
+         "The programs whose manifest entry has a `steady_run` line (its run line with a larger repeat count) "
+         "ran it with the original and with the auto build (its wisdom file present, so no tuning) in turn, "
+         "one program at a time; the median of the rounds per build. ratio = auto / original (kernel time where "
+         "the program prints it in every round, else wall time); above 1 is slower.", "",
+         "| program | steady run | rounds | original s | auto s | ratio | own checks |", "|---|---|---|---|---|---|---|"]
+    for name, run, n, o, u, ratio, by, ok in rows:
+        L.append("| %s | `%s` | %d | %.4f | %.4f | %s (%s) | %s |" % (
+            name, md_esc(run), n, o, u, "%.3f" % ratio if ratio else "-", by, "pass" if ok else "FAIL"))
+    good = [t for t in rows if t[5] and t[7]]
+    gm = geomean([1 / t[5] for t in good])
+    worst = max(good, key=lambda t: t[5], default=None)
+    slow = [t for t in good if t[5] > 1.02]
+    L += ["", "Steady state, %d programs: geometric-mean speedup (original / auto) %s; worst %s; more than 2%% "
+          "slower: %s." % (len(good), "%.3fx" % gm if gm else "-",
+                           "%s at %.3f" % (worst[0], worst[5]) if worst else "-",
+                           ", ".join("%s %.3f" % (t[0], t[5]) for t in slow) if slow else "none")]
     return L
 
 

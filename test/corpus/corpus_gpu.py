@@ -160,6 +160,10 @@ def main():
     ap.add_argument("--resume", help="results.json of an earlier call (path relative to the pack or absolute): "
                     "its runs are kept, except not-run ones and those of the --redo programs")
     ap.add_argument("--redo", default="", help="comma-separated programs to build and run again")
+    ap.add_argument("--steady-rounds", type=int, default=3,
+                    help="programs with a steady_run line and a passing auto build: after the other runs, this "
+                         "many rounds of the original then the auto build (its wisdom file present) with that line "
+                         "(default 3; 0: none)")
     a = ap.parse_args()
     t0 = time.time()
     pack = json.load(open(os.path.join(HERE, "pack.json")))
@@ -187,6 +191,10 @@ def main():
         tune_ok, tune_msg = build_tune_obj(nvcc, HERE, tune_obj)
         if not tune_ok:
             print("corpus_gpu: the tuning runtime did not compile: %s" % tune_msg[-500:], flush=True)
+
+    def steady_keep(p, key, auto):
+        return bool(a.steady_rounds > 0 and p.get("steady_run") and p.get("auto") and
+                    (auto or key.endswith("/original")))
 
     def job(p, f, key, reps, auto=False):
         sp = os.path.join(work, key.replace("/", "__") + ".json")
@@ -246,10 +254,15 @@ def main():
             if res["outcome"] != "pass":
                 res["detail"] = "rc=%s %s%s %s" % (last["rc"], "%s run: " % last["phase"] if auto else "",
                                                    rso[-300:].strip(), rse[-300:].strip())
-            try:
-                os.remove(exe)
-            except OSError:
-                pass
+            if steady_keep(p, key, auto) and res["outcome"] == "pass":
+                res["exe"] = exe  # kept for the steady-state rounds
+                if auto:
+                    res["wisdom_file"] = env["TFUSE_WISDOM"]
+            else:
+                try:
+                    os.remove(exe)
+                except OSError:
+                    pass
         with open(sp + ".tmp", "w") as fh:
             json.dump(res, fh)
         os.replace(sp + ".tmp", sp)
@@ -270,6 +283,7 @@ def main():
             runs[k] = r
             if n % 25 == 0:
                 print("corpus_gpu: %d/%d, %.0f s" % (n, len(jobs), time.time() - t0), flush=True)
+    steady_rounds(pack, runs, a, late)
     noise = {}
     pairs = [r["runs"] for k, r in runs.items() if k.endswith("/original") and len(r.get("runs", [])) == 2]
     if pairs:
@@ -291,6 +305,40 @@ def main():
         if k.endswith("/original") and r["outcome"] != "pass":
             print("original %s: %s %s" % (k, r["outcome"], r.get("detail", "")[-300:].replace("\n", " ")))
     return 0
+
+
+def steady_rounds(pack, runs, a, late):
+    """The steady state of -factor auto: the original and the auto build (with the wisdom file its tune run
+    wrote) run in turn with the program's steady_run line (a larger repeat count, so that one-time costs such
+    as the first launch's module loading weigh little), a.steady_rounds rounds, one program at a time.
+    Recorded under the auto build's results as "steady": per round each build's wall and kernel seconds."""
+    for p in pack["programs"]:
+        if a.steady_rounds <= 0 or not p.get("steady_run") or not p.get("auto"):
+            continue
+        o = runs.get(p["name"] + "/original")
+        u = runs.get(p["name"] + "/" + p["auto"]["file"])
+        if not o or not u or o.get("outcome") != "pass" or u.get("outcome") != "pass" or \
+                not os.path.exists(o.get("exe") or "") or not os.path.exists(u.get("exe") or ""):
+            continue
+        pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
+        timeout = 10 * (a.timeout or p.get("timeout") or 30)
+        st = {"run": p["steady_run"], "original": [], "auto": []}
+        for _ in range(a.steady_rounds):
+            if late():
+                break
+            for kind, r, env in (("original", o, None),
+                                 ("auto", u, dict(os.environ, TFUSE_WISDOM=u["wisdom_file"]))):
+                rc, so, se, dt = run(["bash", "-c", p["steady_run"].replace("{exe}", r["exe"])], timeout,
+                                     cwd=pdir, env=env)
+                st[kind].append({"rc": rc, "run_s": round(dt, 4), "kernel_s": kernel_seconds(p, so),
+                                 "outcome": outcome(p, rc, so, se)})
+        u["steady"] = st
+    for r in runs.values():
+        if r.get("exe"):
+            try:
+                os.remove(r.pop("exe"))
+            except OSError:
+                pass
 
 
 if __name__ == "__main__":
