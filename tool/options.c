@@ -135,35 +135,34 @@ bool params_set_dim(Params *p, const char *v) {
   return true;
 }
 
+/* The index of v among the two spellings of a two-valued option, or -1. */
+static int two_way(const char *v, const char *first, const char *second) {
+  return !strcmp(v, first) ? 0 : !strcmp(v, second) ? 1 : -1;
+}
+
 bool params_set_mode(Params *p, const char *v) {
-  if (!strcmp(v, "block"))
-    p->mode = MODE_BLOCK;
-  else if (!strcmp(v, "thread"))
-    p->mode = MODE_THREAD;
-  else
+  int i = two_way(v, "block", "thread");
+  if (i < 0)
     return false;
+  p->mode = i ? MODE_THREAD : MODE_BLOCK;
   p->set |= OPT_SET_MODE;
   return true;
 }
 
 bool params_set_mapping(Params *p, const char *v) {
-  if (!strcmp(v, "stride"))
-    p->mapping = MAP_STRIDE;
-  else if (!strcmp(v, "consecutive"))
-    p->mapping = MAP_CONSECUTIVE;
-  else
+  int i = two_way(v, "stride", "consecutive");
+  if (i < 0)
     return false;
+  p->mapping = i ? MAP_CONSECUTIVE : MAP_STRIDE;
   p->set |= OPT_SET_MAPPING;
   return true;
 }
 
 bool params_set_layout(Params *p, const char *v) {
-  if (!strcmp(v, "separate"))
-    p->layout = LAYOUT_SEPARATE;
-  else if (!strcmp(v, "interleaved"))
-    p->layout = LAYOUT_INTERLEAVED;
-  else
+  int i = two_way(v, "separate", "interleaved");
+  if (i < 0)
     return false;
+  p->layout = i ? LAYOUT_INTERLEAVED : LAYOUT_SEPARATE;
   p->set |= OPT_SET_LAYOUT;
   return true;
 }
