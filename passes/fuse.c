@@ -498,23 +498,23 @@ static void first_problem(Node *n, const Sym *s, Node **at, const char **why) {
     first_problem(n->kid[i], s, at, why);
 }
 
-/* The declaration statement that declares s alone, in the kernel's body. */
-static Node *sole_decl(Fuse *F, Node *n, const Sym *s) {
-  if (n->kind == N_DECL_STMT && n->nkid == 1 && n->kid[0]->kind == N_VAR && n->kid[0]->sym == s) {
+/* The declaration statement that declares s alone, a statement of the
+ * kernel's body itself (not nested: in a loop emitted once per copy, each
+ * copy would declare the whole array). */
+static Node *sole_decl(Fuse *F, Node *body, const Sym *s) {
+  for (int i = 0; i < body->nkid; i++) {
+    Node *n = body->kid[i];
+    if (n->kind != N_DECL_STMT || n->nkid != 1 || n->kid[0]->kind != N_VAR || n->kid[0]->sym != s)
+      continue;
     Node *v = n->kid[0];
     unsigned e = stmt_end(F->src, n);
     const char *t = F->src->text;
-    for (unsigned i = v->end; i < e; i++)
-      if (t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != ';')
+    for (unsigned j = v->end; j < e; j++)
+      if (t[j] != ' ' && t[j] != '\t' && t[j] != '\n' && t[j] != ';')
         return NULL; /* an attribute or initializer after the declarator */
     if (v->in_macro || strncmp(t + v->loc, s->name, strlen(s->name)))
       return NULL; /* (the statement is "in a macro" when it starts with `__shared__`) */
     return n;
-  }
-  for (int i = 0; i < n->nkid; i++) {
-    Node *d = sole_decl(F, n->kid[i], s);
-    if (d)
-      return d;
   }
   return NULL;
 }
@@ -539,7 +539,7 @@ static void plan_interleave(Fuse *F, Node *body, bool report) {
     else if (n % 2)
       why = arena_printf("its %d copies do not group by 2 or 4", n);
     else if (!sole_decl(F, body, s))
-      why = "it is not declared alone, in a statement of the kernel's body";
+      why = "it is not declared alone, in a statement of the kernel's body (not nested)";
     else
       first_problem(body, s, &at, &why);
     unsigned off = at && why ? at->begin : s->decl_off;

@@ -92,7 +92,7 @@ __global__ void a(float *out, const float *in) {
 // REMARK: :[[@LINE+24]]:8: remark: -layout interleaved: shared array 'byref' keeps one array per copy: its element is passed to a call that may take it by reference
 // REMARK: :[[@LINE+24]]:61: remark: -layout interleaved: shared array 'constref' keeps one array per copy: its element is passed to a call that may take it by reference
 // REMARK: :[[@LINE+8]]:16: remark: -layout interleaved: shared array 'pairs' keeps one array per copy: it is not an array of numbers or pointers
-// REMARK: :[[@LINE+8]]:20: remark: -layout interleaved: shared array 'two' keeps one array per copy: it is not declared alone, in a statement of the kernel's body
+// REMARK: :[[@LINE+8]]:20: remark: -layout interleaved: shared array 'two' keeps one array per copy: it is not declared alone, in a statement of the kernel's body (not nested)
 __global__ void b(float *out, const float *in) {
   __shared__ float decayed[64];
   __shared__ float addressed[64];
@@ -116,7 +116,14 @@ __global__ void b(float *out, const float *in) {
   bump(byref[threadIdx.x]);
   out[i] = p[63 - threadIdx.x] + AT(macro, threadIdx.x) + twice(constref[threadIdx.x]) +
            pairs[threadIdx.x].x + two[0] + declarators[0] + byref[0] + addressed[0];
+  {
+    __shared__ float nested[64];
+    nested[threadIdx.x] = in[i];
+    __syncthreads();
+    out[i] += nested[63 - threadIdx.x];
+  }
 }
+// REMARK: :[[@LINE-6]]:22: remark: -layout interleaved: shared array 'nested' keeps one array per copy: it is not declared alone, in a statement of the kernel's body (not nested)
 
 // SEP-PRAGMA: __shared__ double __align__(16) d[1][32][4];
 // SEP-CLI:    __shared__ double d_0[32];
