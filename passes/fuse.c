@@ -455,7 +455,8 @@ static Node *full_subscript(Node *ref, int rank) {
 }
 
 /* Why the use `ref` of array s keeps it in separate arrays, or NULL. */
-static const char *interleave_use_problem(Node *ref, const Sym *s) {
+static const char *interleave_use_problem(Fuse *F, Node *ref, const Sym *s) {
+  const char *text = F->src->text;
   if (ref->in_macro)
     return "it is used inside a macro's expansion";
   Node *f = full_subscript(ref, s->rank);
@@ -463,11 +464,16 @@ static const char *interleave_use_problem(Node *ref, const Sym *s) {
     return "it is used other than to name one element (as a pointer, or in sizeof)";
   if (f->in_macro)
     return "it is used inside a macro's expansion";
+  for (Node *a = ref->parent; a; a = a->parent)
+    if (a->kind == N_LAMBDA)
+      return "it is used in a lambda (which may return a reference to its element)";
   Node *top = f, *p = skip_wrappers_up(&top);
   if (!p)
     return NULL;
   if (p->kind == N_UNOP && p->op == OP_ADDR)
     return "the address of its element is taken";
+  if (p->kind == N_CAST && (!p->type_arith || memchr(text + p->begin, '&', top->begin - p->begin)))
+    return "its element is cast to a reference or to a type other than a number";
   if (p->kind == N_VAR && p->sym && p->sym->is_reference)
     return "a reference binds to its element";
   if (p->kind == N_CALL) {
@@ -487,15 +493,15 @@ static const char *interleave_use_problem(Node *ref, const Sym *s) {
   return NULL;
 }
 
-static void first_problem(Node *n, const Sym *s, Node **at, const char **why) {
+static void first_problem(Fuse *F, Node *n, const Sym *s, Node **at, const char **why) {
   if (n->kind == N_DECL_REF && n->sym == s) {
-    *why = interleave_use_problem(n, s);
+    *why = interleave_use_problem(F, n, s);
     *at = n;
     if (*why)
       return;
   }
   for (int i = 0; i < n->nkid && !*why; i++)
-    first_problem(n->kid[i], s, at, why);
+    first_problem(F, n->kid[i], s, at, why);
 }
 
 /* The declaration statement that declares s alone, a statement of the
@@ -541,7 +547,7 @@ static void plan_interleave(Fuse *F, Node *body, bool report) {
     else if (!sole_decl(F, body, s))
       why = "it is not declared alone, in a statement of the kernel's body (not nested)";
     else
-      first_problem(body, s, &at, &why);
+      first_problem(F, body, s, &at, &why);
     unsigned off = at && why ? at->begin : s->decl_off;
     if (why) {
       if (report)

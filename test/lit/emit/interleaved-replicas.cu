@@ -25,6 +25,10 @@
 // RUN: FileCheck --check-prefixes=SEP,SEP-PRAGMA %s < %t.sep.cu
 // RUN: FileCheck --check-prefixes=SEP,SEP-CLI %s < %t.sep2.cu
 // RUN: %tfuse -factor 2 %t.in.cu -o %t.pragma.cu
+// RUN: %tfuse -report %t.in.cu -o %t.cast.cu 2> %t.cast.err
+// RUN: FileCheck --check-prefix=CAST %s < %t.cast.err
+// RUN: FileCheck --check-prefix=CAST-OUT %s < %t.cast.cu
+// RUN: %nvcc-check %t.cast.cu
 // RUN: FileCheck --check-prefix=PRAGMA %s < %t.pragma.cu
 // RUN: %nvcc-check %t.pragma.cu
 #define AT(a, i) a[i]
@@ -137,4 +141,26 @@ __global__ void c(double *out, const double *in) {
   d[threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
   __syncthreads();
   out[blockIdx.x * 32 + threadIdx.x] = d[31 - threadIdx.x];
+}
+
+// An element reinterpreted through a reference cast (four floats read as
+// one struct, an int read as a float) keeps one array per copy; a cast of
+// the element's value does not.
+// CAST: :[[@LINE+15]]:33: remark: -layout interleaved: shared array 'v4' keeps one array per copy: its element is cast to a reference or to a type other than a number
+// CAST: :[[@LINE+7]]:20: remark: shared array 'byvalue': its 4 copies interleaved, 4 side by side
+// CAST: :[[@LINE+14]]:63: remark: -layout interleaved: shared array 'refcast' keeps one array per copy: its element is cast to a reference or to a type other than a number
+// CAST-OUT: __shared__ float __align__(16) byvalue[1][64][4];
+struct F4 { float x, y, z, w; };
+#pragma tfuse coarsen factor(4) layout(interleaved)
+__global__ void d(float *out, const float *in) {
+  __shared__ float v4[256];
+  __shared__ float byvalue[64];
+  __shared__ int refcast[64];
+  int i = blockIdx.x * 64 + threadIdx.x;
+  v4[threadIdx.x] = in[i];
+  byvalue[threadIdx.x] = in[i];
+  refcast[threadIdx.x] = (int)in[i];
+  __syncthreads();
+  F4 q = reinterpret_cast<F4 &>(v4[4 * (threadIdx.x % 16)]);
+  out[i] = q.x + (double)byvalue[63 - threadIdx.x] + (float &)refcast[threadIdx.x];
 }
