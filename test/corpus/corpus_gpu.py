@@ -283,7 +283,7 @@ def main():
             runs[k] = r
             if n % 25 == 0:
                 print("corpus_gpu: %d/%d, %.0f s" % (n, len(jobs), time.time() - t0), flush=True)
-    steady_rounds(pack, runs, a, late)
+    steady_rounds(pack, runs, a, late, work)
     noise = {}
     pairs = [r["runs"] for k, r in runs.items() if k.endswith("/original") and len(r.get("runs", [])) == 2]
     if pairs:
@@ -307,11 +307,15 @@ def main():
     return 0
 
 
-def steady_rounds(pack, runs, a, late):
+def steady_rounds(pack, runs, a, late, work):
     """The steady state of -factor auto: the original and the auto build (with the wisdom file its tune run
     wrote) run in turn with the program's steady_run line (a larger repeat count, so that one-time costs such
     as the first launch's module loading weigh little), a.steady_rounds rounds, one program at a time.
-    Recorded under the auto build's results as "steady": per round each build's wall and kernel seconds."""
+    Each round also runs the program's own run line with both builds ("original_short", "auto_short"), so that
+    the report can take the marginal cost of the extra repeats (long minus short), which no one-time cost
+    enters.  Recorded under the auto build's results as "steady": per round each build's wall and kernel
+    seconds, and saved in its state file at once, so that a second call with the same --work (the deadline
+    came first) goes on with the programs not done; the binaries are kept until every program is done."""
     for p in pack["programs"]:
         if a.steady_rounds <= 0 or not p.get("steady_run") or not p.get("auto"):
             continue
@@ -320,19 +324,31 @@ def steady_rounds(pack, runs, a, late):
         if not o or not u or o.get("outcome") != "pass" or u.get("outcome") != "pass" or \
                 not os.path.exists(o.get("exe") or "") or not os.path.exists(u.get("exe") or ""):
             continue
+        if len(u.get("steady", {}).get("auto_short", [])) >= a.steady_rounds:
+            continue  # done by an earlier call
         pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
         timeout = 10 * (a.timeout or p.get("timeout") or 30)
-        st = {"run": p["steady_run"], "original": [], "auto": []}
+        st = {"run": p["steady_run"], "short_run": p["run"], "original": [], "auto": [], "original_short": [],
+              "auto_short": []}
         for _ in range(a.steady_rounds):
             if late():
                 break
-            for kind, r, env in (("original", o, None),
-                                 ("auto", u, dict(os.environ, TFUSE_WISDOM=u["wisdom_file"]))):
-                rc, so, se, dt = run(["bash", "-c", p["steady_run"].replace("{exe}", r["exe"])], timeout,
-                                     cwd=pdir, env=env)
-                st[kind].append({"rc": rc, "run_s": round(dt, 4), "kernel_s": kernel_seconds(p, so),
-                                 "outcome": outcome(p, rc, so, se)})
+            # each round: the steady_run line, then the program's own run line (the marginal cost of the
+            # extra repeats, long minus short, leaves out every one-time cost), each by both builds in turn
+            for suffix, line in (("", p["steady_run"]), ("_short", p["run"])):
+                for kind, r, env in (("original", o, None),
+                                     ("auto", u, dict(os.environ, TFUSE_WISDOM=u["wisdom_file"]))):
+                    rc, so, se, dt = run(["bash", "-c", line.replace("{exe}", r["exe"])], timeout, cwd=pdir,
+                                         env=env)
+                    st[kind + suffix].append({"rc": rc, "run_s": round(dt, 4), "kernel_s": kernel_seconds(p, so),
+                                              "outcome": outcome(p, rc, so, se)})
         u["steady"] = st
+        sp = os.path.join(work, (p["name"] + "/" + p["auto"]["file"]).replace("/", "__") + ".json")
+        with open(sp + ".tmp", "w") as fh:
+            json.dump(u, fh)
+        os.replace(sp + ".tmp", sp)
+    if late():
+        return  # some programs are left: their binaries stay for the next call
     for r in runs.values():
         if r.get("exe"):
             try:
