@@ -19,6 +19,9 @@
 #    prints `time ROUND FORM NAME MS`.
 # 4. Dumps the SASS of the K=8 kernels to gpu-work/mriq/sass/ and prints
 #    scripts/sass-loop-profile.py for each (--per 8).
+# tfuse.block.k8.alllive is tfuse's block-mode output with its dead-block
+# tests replaced by `true` (bench/mriq-prepare.sh): how much of the gap to
+# the hand kernel those tests are.
 # 5. Prints a table: per form and kernel the median of the rounds' medians,
 #    its speedup over the original and its time relative to hand K=8.
 set -uo pipefail
@@ -33,8 +36,8 @@ src=$work/src
 bin=$work/bin
 mkdir -p "$bin" "$work/out" "$work/sass"
 forms="acc fast"
-names="orig hand.k1 hand.k8 tfuse.block.k8 tfuse.thread.k8"
-timed="orig hand.k8 tfuse.block.k8 tfuse.thread.k8"
+names="orig hand.k1 hand.k8 tfuse.block.k8 tfuse.thread.k8 tfuse.block.k8.alllive"
+timed="orig hand.k8 tfuse.block.k8 tfuse.thread.k8 tfuse.block.k8.alllive"
 flags() { [ "$1" = fast ] && echo -use_fast_math; }
 source_of() {
   case $1 in
@@ -42,6 +45,7 @@ source_of() {
     hand.k*) echo "-DK=${1#hand.k} $root/bench/mriq_hand.cu" ;;
     tfuse.block.k8) echo "$src/mriq.block.x.k8.cu" ;;
     tfuse.thread.k8) echo "$src/mriq.thread.x.k8.cu" ;;
+    tfuse.block.k8.alllive) echo "$src/mriq.block.x.k8.alllive.cu" ;;
   esac
 }
 jobs=0
@@ -87,7 +91,7 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 for f in $forms; do
-  for n in hand.k8 tfuse.block.k8; do
+  for n in hand.k8 tfuse.block.k8 tfuse.block.k8.alllive; do
     s=$work/sass/$n.$f.sass
     "$CUOBJDUMP" -sass "$bin/$n.$f" > "$s" 2>/dev/null || { echo "sass $n.$f: cuobjdump failed"; continue; }
     echo "sass $n.$f (per 8):"

@@ -574,6 +574,19 @@ med() {
   sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }'
 }
 OVH_ROUNDS=${OVH_ROUNDS:-3}
+# alternate BIN LOG: OVH_ROUNDS rounds of the fixed build BIN then the auto build of the line being
+# measured ($a.fast with its wisdom file $wf), at the default size ($def), --time $TIMES each; the
+# rounds' medians go to LOG.fixed and LOG.auto, and fm and am are set to the median of each.
+alternate() {
+  : >"$2.fixed"; : >"$2.auto"
+  for ((r = 0; r < OVH_ROUNDS; r++)); do
+    # shellcheck disable=SC2086
+    "$1" $def --time "$TIMES" </dev/null 2>&1 | median >>"$2.fixed"
+    # shellcheck disable=SC2086
+    TFUSE_WISDOM=$wf "$a.fast" $def --time "$TIMES" </dev/null 2>&1 | median >>"$2.auto"
+  done
+  fm=$(med <"$2.fixed"); am=$(med <"$2.auto")
+}
 ahdr="kernel,variant,id,check,odd_bitexact,odd_check,default_check,wisdom_used,orig_ms,auto_ms,best_k,best_k_ms,auto_over_best,chosen,keys,tune_ms,tune_launches,winner_k_ms,overhead_pct,overhead_paired_pct,paired_over_best,note"
 mkdir -p out/auto out/auto-rows
 nauto=0
@@ -660,14 +673,7 @@ if [ -f auto/jobs.txt ]; then
       wms=${wms:--}
       ovh=$(awk -v a="$at" -v b="$wms" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.2f", 100 * (a - b) / b; else print "-" }')
       if [ "$name" = vecadd ] && [ -x "$wbin" ] && [ "$wused" = yes ]; then
-        : >"$log.ovh.fixed"; : >"$log.ovh.auto"
-        for ((r = 0; r < OVH_ROUNDS; r++)); do
-          # shellcheck disable=SC2086
-          "$wbin" $def --time "$TIMES" </dev/null 2>&1 | median >>"$log.ovh.fixed"
-          # shellcheck disable=SC2086
-          TFUSE_WISDOM=$wf "$a.fast" $def --time "$TIMES" </dev/null 2>&1 | median >>"$log.ovh.auto"
-        done
-        fm=$(med <"$log.ovh.fixed"); am=$(med <"$log.ovh.auto")
+        alternate "$wbin" "$log.ovh"
         povh=$(awk -v a="$am" -v b="$fm" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.2f", 100 * (a - b) / b; else print "-" }')
         echo "fixed $wbin: $(tr '\n' ' ' <"$log.ovh.fixed")-> median $fm; auto: $(tr '\n' ' ' <"$log.ovh.auto")-> median $am" >"$log.ovh.log"
       fi
@@ -682,14 +688,7 @@ if [ -f auto/jobs.txt ]; then
       pbin=bin/$name.$variant.k$pk.fast
       [ "$pk" = 1 ] && [ ! -x "$pbin" ] && pbin=bin/$name.orig.fast
       if [ -x "$pbin" ]; then
-        : >"$log.pair.fixed"; : >"$log.pair.auto"
-        for ((r = 0; r < OVH_ROUNDS; r++)); do
-          # shellcheck disable=SC2086
-          "$pbin" $def --time "$TIMES" </dev/null 2>&1 | median >>"$log.pair.fixed"
-          # shellcheck disable=SC2086
-          TFUSE_WISDOM=$wf "$a.fast" $def --time "$TIMES" </dev/null 2>&1 | median >>"$log.pair.auto"
-        done
-        fm=$(med <"$log.pair.fixed"); am=$(med <"$log.pair.auto")
+        alternate "$pbin" "$log.pair"
         pair=$(awk -v a="$am" -v b="$fm" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "-" }')
         note="${note}one-shot auto / K=$pk $(awk -v a="$at" -v b="$pms" 'BEGIN { printf "%.3f", a / b }'); $OVH_ROUNDS alternating rounds: fixed K=$pk $(tr '\n' ' ' <"$log.pair.fixed")-> $fm ms, auto $(tr '\n' ' ' <"$log.pair.auto")-> $am ms, auto / K=$pk $pair; "
       fi
