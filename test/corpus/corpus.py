@@ -727,6 +727,27 @@ def auto_gpu_report(cpu, autos, runs, orig, bad):
     return L
 
 
+def marginal(st, field, factor):
+    """The steady state without one-time costs, from the rounds of the long (steady_run) and the short (run)
+    line: (auto's per-repeat cost / original's, "kernel" or "wall", the original's per-repeat figure).  Wall
+    time is a total: the extra repeats cost long - short.  A printed kernel time is a total (it grows with the
+    repeats: long / short > 2 for the original) or an average over the repeats, whose one-time part falls as
+    1/n: then the per-repeat time is (factor * long - short) / (factor - 1), factor the ratio of the repeat
+    counts (the manifest's steady_factor, default 10)."""
+    keys = ("original", "auto", "original_short", "auto_short")
+    if any(not st.get(k) or not all(x.get(field) for x in st[k]) for k in keys):
+        return None
+    m = {k: statistics.median(x[field] for x in st[k]) for k in keys}
+    if field == "run_s" or m["original"] / m["original_short"] > 2:
+        o, u = m["original"] - m["original_short"], m["auto"] - m["auto_short"]
+    elif factor and factor > 1:
+        o = (factor * m["original"] - m["original_short"]) / (factor - 1)
+        u = (factor * m["auto"] - m["auto_short"]) / (factor - 1)
+    else:
+        return None
+    return (u / o, "kernel" if field == "kernel_s" else "wall", o) if o > 0 and u > 0 else None
+
+
 def steady_report(cpu, autos, runs, bad):
     """The steady-state rounds (corpus_gpu.py --steady-rounds): the program's steady_run line, a larger repeat
     count, run by the original and the auto build in turn; per build the median over the rounds.  Where the
@@ -748,10 +769,7 @@ def steady_report(cpu, autos, runs, bad):
         ratio = med["auto"] / med["original"] if med["original"] else None
         marg = None
         if st.get("original_short") and st.get("auto_short"):
-            wall = {k: statistics.median(x["run_s"] for x in st[k]) for k in st if k != "run" and k != "short_run"}
-            mo, mu = wall["original"] - wall["original_short"], wall["auto"] - wall["auto_short"]
-            if mo > 0 and mu > 0:
-                marg = (mu / mo, mo)
+            marg = marginal(st, "kernel_s", p.get("steady_factor", 10)) or marginal(st, "run_s", None)
         rows.append((p["name"], st["run"], len(st["original"]), med["original"], med["auto"], ratio, by, ok, marg))
     if not rows:
         return []
@@ -760,15 +778,17 @@ def steady_report(cpu, autos, runs, bad):
          "ran it with the original and with the auto build (its wisdom file present, so no tuning) in turn, "
          "one program at a time; the median of the rounds per build. ratio = auto / original (kernel time where "
          "the program prints it in every round, else wall time); above 1 is slower. marginal = the same ratio "
-         "of the extra repeats' wall time (steady_run's median wall time minus the program's own run line's, "
-         "run in the same rounds), which no one-time cost enters (process start, the lazy loading of a module "
-         "that holds every candidate, the first dispatch); its seconds are the original's.", "",
+         "for one more repeat, from steady_run's rounds and the program's own run line's in the same rounds, "
+         "which no one-time cost enters (process start, the lazy loading of a module that holds every "
+         "candidate, the first dispatch): from the printed kernel times where there are some (a total: long - "
+         "short; an average: (f * long - short) / (f - 1), f = 10 or the manifest's steady_factor), else from "
+         "wall time (long - short); the figure in brackets is the original's.", "",
          "| program | steady run | rounds | original s | auto s | ratio | marginal (s) | own checks |",
          "|---|---|---|---|---|---|---|---|"]
     for name, run, n, o, u, ratio, by, ok, marg in rows:
-        L.append("| %s | `%s` | %d | %.4f | %.4f | %s (%s) | %s | %s |" % (
+        L.append("| %s | `%s` | %d | %.4g | %.4g | %s (%s) | %s | %s |" % (
             name, md_esc(run), n, o, u, "%.3f" % ratio if ratio else "-", by,
-            "%.3f (%.3f s)" % marg if marg else "-", "pass" if ok else "FAIL"))
+            "%.3f (%s, %.4g)" % marg if marg else "-", "pass" if ok else "FAIL"))
 
     def summary(what, vals):
         gm = geomean([1 / v for _, v in vals])

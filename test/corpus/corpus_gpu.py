@@ -2,6 +2,7 @@
 """GPU stage of the tfuse corpus measurement; copied into a pack by `corpus.py gpu-pack`.
 
     python3 corpus_gpu.py [-j N] [--run-j R] [--timeout S] [--deadline S] [--nvcc PATH] [--work DIR]
+                          [--steady-rounds N] [--steady-only] [--steady-first A,B] [--steady-budget S]
 
 Works on the pack it lies in (pack.json and progs/ beside it).  For each program it
 builds the original and every variant with the program's own compile line ({src}
@@ -164,9 +165,20 @@ def main():
                     help="programs with a steady_run line and a passing auto build: after the other runs, this "
                          "many rounds of the original then the auto build (its wisdom file present) with that line "
                          "(default 3; 0: none)")
+    ap.add_argument("--steady-only", action="store_true",
+                    help="only the programs with a steady_run line and an auto build: the original runs once, "
+                         "the auto build twice (tune, then wisdom), then the steady-state rounds; no fixed variants")
+    ap.add_argument("--steady-first", default="",
+                    help="comma-separated programs whose steady-state rounds go first (the rest follow in the "
+                         "pack's order)")
+    ap.add_argument("--steady-budget", type=float, default=0,
+                    help="start no program's steady-state rounds after S seconds of them (default 0: no limit "
+                         "but --deadline)")
     a = ap.parse_args()
     t0 = time.time()
     pack = json.load(open(os.path.join(HERE, "pack.json")))
+    if a.steady_only:
+        pack["programs"] = [dict(p, variants=[]) for p in pack["programs"] if p.get("steady_run") and p.get("auto")]
     nvcc = find_nvcc(a.nvcc)
     work = os.path.abspath(a.work or os.path.join(HERE, "work"))
     os.makedirs(work, exist_ok=True)
@@ -268,7 +280,7 @@ def main():
         os.replace(sp + ".tmp", sp)
         return key, res
 
-    jobs = [(p, p["file"], p["name"] + "/original", 2) for p in pack["programs"]]
+    jobs = [(p, p["file"], p["name"] + "/original", 1 if a.steady_only else 2) for p in pack["programs"]]
     jobs += [(p, v["file"], p["name"] + "/" + v["file"], 1) for p in pack["programs"] for v in p["variants"]]
     jobs += [(p, p["auto"]["file"], p["name"] + "/" + p["auto"]["file"], 2, True) for p in pack["programs"]
              if p.get("auto")]
@@ -316,9 +328,14 @@ def steady_rounds(pack, runs, a, late, work):
     enters.  Recorded under the auto build's results as "steady": per round each build's wall and kernel
     seconds, and saved in its state file at once, so that a second call with the same --work (the deadline
     came first) goes on with the programs not done; the binaries are kept until every program is done."""
-    for p in pack["programs"]:
+    first = [n for n in a.steady_first.split(",") if n]
+    order = sorted(pack["programs"], key=lambda p: first.index(p["name"]) if p["name"] in first else len(first))
+    t_steady = time.time()
+    for p in order:
         if a.steady_rounds <= 0 or not p.get("steady_run") or not p.get("auto"):
             continue
+        if a.steady_budget and time.time() - t_steady > a.steady_budget:
+            break
         o = runs.get(p["name"] + "/original")
         u = runs.get(p["name"] + "/" + p["auto"]["file"])
         if not o or not u or o.get("outcome") != "pass" or u.get("outcome") != "pass" or \
