@@ -288,11 +288,12 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   }
   for (int i = 0; i < space.len; i++) {
     Params *p = space.items[i];
+    Layout layout = p->set & OPT_SET_LAYOUT ? p->layout : k->p.layout; /* -layout: every candidate without its own */
     bool dup = false;
     for (int j = 1; j < k->variants.len && !dup; j++) {
       Variant *w = k->variants.items[j];
       dup = w->p.factor == p->factor && w->p.mode == p->mode && w->p.dim == p->dim && w->p.mapping == p->mapping &&
-            w->p.layout == (p->set & OPT_SET_LAYOUT ? p->layout : k->p.layout);
+            w->p.layout == layout;
     }
     if (dup)
       continue;
@@ -300,7 +301,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
       continue; /* the driver said so (-report) when it found it */
     Kernel v = *k;
     v.p = *p;
-    v.p.layout = p->set & OPT_SET_LAYOUT ? p->layout : k->p.layout; /* -layout: every candidate without its own */
+    v.p.layout = layout;
     v.p.set = k->p.set;
     v.annotated = false;
     v.has_vreturn = v.uses_grid_extent = v.dyn_shared = false;

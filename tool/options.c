@@ -74,7 +74,6 @@ static const char usage_text[] =
 const char *dim_name(int dim) { return dim == 0 ? "x" : dim == 1 ? "y" : "z"; }
 const char *mode_name(Mode m) { return m == MODE_BLOCK ? "block" : "thread"; }
 const char *mapping_name(Mapping m) { return m == MAP_STRIDE ? "stride" : "consecutive"; }
-const char *layout_name(Layout l) { return l == LAYOUT_SEPARATE ? "separate" : "interleaved"; }
 
 static int usage_error(const char *fmt, const char *a, const char *b) {
   fputs("tfuse: error: ", stderr);
@@ -135,36 +134,34 @@ bool params_set_dim(Params *p, const char *v) {
   return true;
 }
 
-/* The index of v among the two spellings of a two-valued option, or -1. */
-static int two_way(const char *v, const char *first, const char *second) {
-  return !strcmp(v, first) ? 0 : !strcmp(v, second) ? 1 : -1;
+/* The index of v among the two spellings of a two-valued option, or -1;
+ * a match records that the option was given (`set`, an OPT_SET_* bit). */
+static int two_way(Params *p, unsigned set, const char *v, const char *first, const char *second) {
+  int i = !strcmp(v, first) ? 0 : !strcmp(v, second) ? 1 : -1;
+  if (i >= 0)
+    p->set |= set;
+  return i;
 }
 
 bool params_set_mode(Params *p, const char *v) {
-  int i = two_way(v, "block", "thread");
-  if (i < 0)
-    return false;
-  p->mode = i ? MODE_THREAD : MODE_BLOCK;
-  p->set |= OPT_SET_MODE;
-  return true;
+  int i = two_way(p, OPT_SET_MODE, v, "block", "thread");
+  if (i >= 0)
+    p->mode = i ? MODE_THREAD : MODE_BLOCK;
+  return i >= 0;
 }
 
 bool params_set_mapping(Params *p, const char *v) {
-  int i = two_way(v, "stride", "consecutive");
-  if (i < 0)
-    return false;
-  p->mapping = i ? MAP_CONSECUTIVE : MAP_STRIDE;
-  p->set |= OPT_SET_MAPPING;
-  return true;
+  int i = two_way(p, OPT_SET_MAPPING, v, "stride", "consecutive");
+  if (i >= 0)
+    p->mapping = i ? MAP_CONSECUTIVE : MAP_STRIDE;
+  return i >= 0;
 }
 
 bool params_set_layout(Params *p, const char *v) {
-  int i = two_way(v, "separate", "interleaved");
-  if (i < 0)
-    return false;
-  p->layout = i ? LAYOUT_INTERLEAVED : LAYOUT_SEPARATE;
-  p->set |= OPT_SET_LAYOUT;
-  return true;
+  int i = two_way(p, OPT_SET_LAYOUT, v, "separate", "interleaved");
+  if (i >= 0)
+    p->layout = i ? LAYOUT_INTERLEAVED : LAYOUT_SEPARATE;
+  return i >= 0;
 }
 
 /* `K`, `auto`, or one factor per dimension `4,2` (their product at most 1024). */

@@ -236,7 +236,6 @@ bool params_set_mapping(Params *p, const char *v);
 bool params_set_layout(Params *p, const char *v);
 const char *mode_name(Mode m);
 const char *mapping_name(Mapping m);
-const char *layout_name(Layout l);
 
 /* ===================== tool/flags.c ===================== */
 
