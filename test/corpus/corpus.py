@@ -751,9 +751,8 @@ def marginal(st, field, factor):
 def steady_report(cpu, autos, runs, bad):
     """The steady-state rounds (corpus_gpu.py --steady-rounds): the program's steady_run line, a larger repeat
     count, run by the original and the auto build in turn; per build the median over the rounds.  Where the
-    rounds also ran the program's own (short) run line, the marginal cost of the extra repeats, median long wall
-    time minus median short wall time, which leaves out every one-time cost (process start, module loading, the
-    first dispatch), is compared too."""
+    rounds also ran the program's own (short) run line, the cost of one more repeat (marginal()), which leaves
+    out every one-time cost (process start, module loading, the first dispatch), is compared too."""
     rows = []
     for p in cpu["programs"]:
         r = next((x for x in autos if x["program"] == p["name"]), None)
@@ -783,7 +782,8 @@ def steady_report(cpu, autos, runs, bad):
          "candidate, the first dispatch): from the printed kernel times where there are some (a total: long - "
          "short; an average: (f * long - short) / (f - 1), f = 10 or the manifest's steady_factor), else from "
          "wall time (long - short); the figure in brackets is the original's.", "",
-         "| program | steady run | rounds | original s | auto s | ratio | marginal (s) | own checks |",
+         "| program | steady run | rounds | original s | auto s | ratio | marginal (from, original's s per repeat) | "
+         "own checks |",
          "|---|---|---|---|---|---|---|---|"]
     for name, run, n, o, u, ratio, by, ok, marg in rows:
         L.append("| %s | `%s` | %d | %.4g | %.4g | %s (%s) | %s | %s |" % (

@@ -148,6 +148,11 @@ def outcome(p, rc, so, se):
     return "pass" if ok else "fail"
 
 
+def has_steady(p):
+    """p takes part in the steady-state rounds: a steady_run line and an auto build."""
+    return bool(p.get("steady_run") and p.get("auto"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-j", type=int, default=os.cpu_count() or 4, help="compiles at a time")
@@ -178,7 +183,7 @@ def main():
     t0 = time.time()
     pack = json.load(open(os.path.join(HERE, "pack.json")))
     if a.steady_only:
-        pack["programs"] = [dict(p, variants=[]) for p in pack["programs"] if p.get("steady_run") and p.get("auto")]
+        pack["programs"] = [dict(p, variants=[]) for p in pack["programs"] if has_steady(p)]
     nvcc = find_nvcc(a.nvcc)
     work = os.path.abspath(a.work or os.path.join(HERE, "work"))
     os.makedirs(work, exist_ok=True)
@@ -205,8 +210,7 @@ def main():
             print("corpus_gpu: the tuning runtime did not compile: %s" % tune_msg[-500:], flush=True)
 
     def steady_keep(p, key, auto):
-        return bool(a.steady_rounds > 0 and p.get("steady_run") and p.get("auto") and
-                    (auto or key.endswith("/original")))
+        return a.steady_rounds > 0 and has_steady(p) and (auto or key.endswith("/original"))
 
     def job(p, f, key, reps, auto=False):
         sp = os.path.join(work, key.replace("/", "__") + ".json")
@@ -332,7 +336,7 @@ def steady_rounds(pack, runs, a, late, work):
     order = sorted(pack["programs"], key=lambda p: first.index(p["name"]) if p["name"] in first else len(first))
     t_steady = time.time()
     for p in order:
-        if a.steady_rounds <= 0 or not p.get("steady_run") or not p.get("auto"):
+        if a.steady_rounds <= 0 or not has_steady(p):
             continue
         if a.steady_budget and time.time() - t_steady > a.steady_budget:
             break
