@@ -380,10 +380,13 @@ fi
 #   fixed K of its line (the rows present), and on vecadd measure the
 #   dispatch overhead against the fixed build of the chosen K (OVH_ROUNDS
 #   alternating runs of each, default 3).
-#   Compilation is skipped for outputs newer than their source.
+#   Compilation is skipped for outputs newer than their source, so a call
+#   with COMPILE_ONLY=1 (compile, then stop) can go first, beside other work,
+#   and the timed call that follows only runs.
 # env: NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc), TIMES
 #   (timed launches, >= 10), ARCH (default sm_90), JOBS (parallel compiles),
-#   OVH_ROUNDS (rounds of the vecadd dispatch-overhead measurement, default 3).
+#   OVH_ROUNDS (rounds of the vecadd dispatch-overhead measurement, default 3),
+#   COMPILE_ONLY (1: stop after compiling).
 set -u
 cd "$(dirname "$0")" || exit 1
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -460,6 +463,7 @@ if [ -f auto/jobs.txt ]; then
 fi
 : >out/.run-start   # rows newer than this were measured in this call
 echo "compiled in $(( $(date +%s) - start )) s"
+[ "${COMPILE_ONLY:-0}" = 1 ] && exit 0
 
 # ---- run -----------------------------------------------------------------------
 median() { grep -o 'median_ms=[0-9.]*' | tail -n 1 | cut -d= -f2; }

@@ -19,8 +19,10 @@
       results and program folders of an earlier run in DIR.
   corpus.py gpu-pack   --from DIR --to PACK [--auto-only]
       Copies the originals, the rewritten variants that nvcc accepted, run.sh and
-      the GPU runner (python3 standard library only) into PACK.  On the GPU machine:
-      bash PACK/run.sh [-j 16] [--deadline S]; results go to PACK/results.json and $OUT.
+      the GPU runner (python3 standard library only) into PACK, and where there are
+      auto builds the kernel tracer (ktrace.c, built here against CUDA's CUPTI, with
+      its libcupti beside it) for run.sh --ktrace-rounds.  On the GPU machine:
+      bash PACK/run.sh [-j 16] [--deadline S] (and the options of corpus_gpu.py); results go to PACK/results.json and $OUT.
   corpus.py gpu-report --from DIR --gpu RESULTS.json [--out FILE.md]
       Merges the GPU results into the CPU results: per variant class and overall,
       requests, rewritten, compiled, passed own check, wrong results, speedups.
@@ -28,6 +30,7 @@
 
 import argparse
 import concurrent.futures as cf
+import glob
 import json
 import math
 import os
@@ -510,6 +513,34 @@ exec python3 "$here/corpus_gpu.py" "$@"
 """
 
 
+def build_ktrace(dst):
+    """The kernel tracer (ktrace.c, for corpus_gpu.py --ktrace-rounds) built into DST/ktrace/ against the CUPTI of
+    the CUDA toolkit here, with that libcupti beside it (found through the tracer's runpath on the GPU machine);
+    an error message, or None."""
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    cuda = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    inc = next((d for d in (os.path.join(cuda, "include"), os.path.join(cuda, "extras", "CUPTI", "include"))
+                if os.path.exists(os.path.join(d, "cupti.h"))), None)
+    lib = next((d for d in (os.path.join(cuda, s) for s in ("lib64", "lib", "extras/CUPTI/lib64",
+                                                             "targets/x86_64-linux/lib"))
+                if glob.glob(os.path.join(d, "libcupti.so.*"))), None)
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang-22")
+    if not inc or not lib or not cc:
+        return "no CUPTI (cupti.h, libcupti.so) beside %s, or no C compiler" % nvcc
+    out = os.path.join(dst, "ktrace")
+    os.makedirs(out, exist_ok=True)
+    p = subprocess.run([cc, "-O2", "-std=c11", "-D_GNU_SOURCE", "-shared", "-fPIC", os.path.join(HERE, "ktrace.c"),
+                        "-I", inc, "-L", lib, "-lcupti", "-Wl,-rpath,$ORIGIN", "-o", os.path.join(out, "ktrace.so")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        shutil.rmtree(out)
+        return "ktrace.c did not compile: " + p.stdout.decode()[-500:]
+    for so in glob.glob(os.path.join(lib, "libcupti.so.*")):  # the soname the tracer needs: libcupti.so.MAJOR
+        if re.fullmatch(r"libcupti\.so\.[0-9]+", os.path.basename(so)):
+            shutil.copy(os.path.realpath(so), os.path.join(out, os.path.basename(so)))
+    return None
+
+
 def cmd_gpu_pack(a):
     src = os.path.abspath(getattr(a, "from"))
     dst = os.path.abspath(a.to)
@@ -545,6 +576,9 @@ def cmd_gpu_pack(a):
             shutil.copy(os.path.join(ROOT, f), os.path.join(dst, f))
     with open(os.path.join(dst, "pack.json"), "w") as fh:
         json.dump({"programs": progs}, fh, indent=1)
+    why = build_ktrace(dst) if any(q.get("auto") for q in progs) else None
+    if why:
+        print("gpu-pack: no kernel tracer (corpus_gpu.py --ktrace-rounds will not run): " + why)
     shutil.copy(os.path.join(HERE, "corpus_gpu.py"), os.path.join(dst, "corpus_gpu.py"))
     shutil.copy(os.path.join(ROOT, "test", "fuzz", "gpu_run.py"), os.path.join(dst, "gpu_run.py"))
     with open(os.path.join(dst, "run.sh"), "w") as fh:
@@ -723,7 +757,59 @@ def auto_gpu_report(cpu, autos, runs, orig, bad):
               ", ".join("%s %.3f (%s)" % t for t in slow) if slow else "none")]
     if missing:
         L.append("Without a passing auto build (the original passed): " + ", ".join(missing) + ".")
+    L += ktrace_report(cpu, autos, runs, bad)
     L += steady_report(cpu, autos, runs, bad)
+    return L
+
+
+def ktrace_report(cpu, autos, runs, bad):
+    """The rounds under the kernel tracer (corpus_gpu.py --ktrace-rounds): the GPU time of all the program's
+    kernels, original against auto build (wisdom present), the median over the rounds per build."""
+    rows = []
+    for p in cpu["programs"]:
+        r = next((x for x in autos if x["program"] == p["name"]), None)
+        g = runs.get(p["name"] + "/" + r["file"]) if r and r.get("file") else None
+        kt = g.get("ktrace") if g else None
+        if p["name"] in bad or not kt or not kt["original"]:
+            continue
+        sides = {k: [x["trace"] for x in kt[k] if x.get("trace")] for k in ("original", "auto")}
+        ok = all(x["outcome"] == "pass" for k in ("original", "auto") for x in kt[k])
+        if not all(sides.values()):
+            rows.append((p["name"], len(kt["original"]), None, None, None, None, "-", "-", ok, "no trace"))
+            continue
+        med = {k: statistics.median(t["kernel_ns"] for t in v) for k, v in sides.items()}
+        rest = {k: statistics.median(t["kernel_ns"] - t["first_ns"] for t in v) for k, v in sides.items()}
+        ratio = med["auto"] / med["original"] if med["original"] else None
+        later = rest["auto"] / rest["original"] if rest["original"] > 0 and rest["auto"] > 0 else None
+        launches = "/".join(str(sides[k][-1]["launches"]) for k in ("original", "auto"))
+        copies = "/".join(str((sides[k][-1]["memcpy"] or [0])[0]) for k in ("original", "auto"))
+        note = "" if all(t["dropped"] == 0 for v in sides.values() for t in v) else "records dropped"
+        rows.append((p["name"], len(kt["original"]), med["original"], med["auto"], ratio, later, launches, copies,
+                     ok, note))
+    if not rows:
+        return []
+    L = ["", "### Steady state by GPU time: the kernel tracer", "",
+         "The original and the auto build (its wisdom file present, so no tuning) ran in turn with the program's "
+         "own run line under ktrace (a CUPTI injection library, test/corpus/ktrace.c), which sums the GPU time "
+         "of every kernel the program launched; the median of the rounds per build. No host-side cost enters "
+         "it (process start, module loading, the dispatch), so programs without a repeat count are measured "
+         "too. ratio = auto / original, above 1 slower; later launches = the same without each kernel's first "
+         "launch (- where every kernel ran once); launches and memory copies: original/auto in the last round "
+         "(equal when the auto build ran one kernel per launch and copied nothing more).", "",
+         "| program | rounds | original GPU ms | auto GPU ms | ratio | later launches | launches | copies | "
+         "own checks | note |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, n, o, u, ratio, later, launches, copies, ok, note in rows:
+        L.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, n, "%.4g" % (o / 1e6) if o is not None else "-", "%.4g" % (u / 1e6) if u is not None else "-",
+            "%.3f" % ratio if ratio else "-", "%.3f" % later if later else "-", launches, copies,
+            "pass" if ok else "FAIL", note))
+    vals = [(t[0], t[4]) for t in rows if t[4] and t[8]]
+    gm = geomean([1 / v for _, v in vals])
+    worst = max(vals, key=lambda t: t[1], default=None)
+    slow = [t for t in vals if t[1] > 1.02]
+    L += ["", "Steady state by GPU time, %d programs: geometric-mean speedup (original / auto) %s; worst %s; more "
+          "than 2%% slower: %s." % (len(vals), "%.3fx" % gm if gm else "-", "%s at %.3f" % worst if worst else "-",
+                                    ", ".join("%s %.3f" % t for t in slow) if slow else "none")]
     return L
 
 

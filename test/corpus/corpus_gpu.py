@@ -2,7 +2,8 @@
 """GPU stage of the tfuse corpus measurement; copied into a pack by `corpus.py gpu-pack`.
 
     python3 corpus_gpu.py [-j N] [--run-j R] [--timeout S] [--deadline S] [--nvcc PATH] [--work DIR]
-                          [--steady-rounds N] [--steady-only] [--steady-first A,B] [--steady-budget S]
+                          [--original-runs N] [--only A,B] [--first A,B] [--ktrace-rounds N]
+                          [--steady-rounds N] [--steady-only] [--steady-budget S]
 
 Works on the pack it lies in (pack.json and progs/ beside it).  For each program it
 builds the original and every variant with the program's own compile line ({src}
@@ -33,6 +34,17 @@ left out of what the criterion reads).  Its outcome is the first run's that did
 not pass, else pass; its run_s and kernel_s are the wisdom run's (one run, as a
 variant's); the keys each run tuned (kernel, grid, block, chosen, tuning ms and
 launches) and the count of decisions read from the wisdom file are recorded.
+
+--ktrace-rounds N (the steady state by GPU time): for each program whose original
+and auto build passed, N rounds of the original then the auto build (its wisdom
+file present, so nothing is tuned) with the program's own run line, under the
+kernel tracer ktrace/ktrace.so of the pack (CUDA_INJECTION64_PATH; ktrace.c).
+Each run records the GPU time of all its kernels, their launches, and its memory
+copies and sets, as the GPU timed them: the one-time costs of a process (module
+loading, the runtime's first dispatch) do not enter, so programs that take no
+repeat count are measured too.  Recorded under the auto build's results as
+"ktrace".  --steady-rounds then runs the wall-time rounds of the programs with a
+steady_run line.
 """
 
 import argparse
@@ -173,15 +185,26 @@ def main():
     ap.add_argument("--steady-only", action="store_true",
                     help="only the programs with a steady_run line and an auto build: the original runs once, "
                          "the auto build twice (tune, then wisdom), then the steady-state rounds; no fixed variants")
-    ap.add_argument("--steady-first", default="",
-                    help="comma-separated programs whose steady-state rounds go first (the rest follow in the "
-                         "pack's order)")
+    ap.add_argument("--original-runs", type=int, default=2,
+                    help="runs of each original (default 2: their spread is the noise figure; 1 where the rounds "
+                         "measure)")
+    ap.add_argument("--only", default="", help="comma-separated programs: only these (default: all)")
+    ap.add_argument("--first", "--steady-first", dest="first", default="",
+                    help="comma-separated programs whose rounds (--ktrace-rounds, --steady-rounds) go first (the "
+                         "rest follow in the pack's order)")
+    ap.add_argument("--ktrace-rounds", type=int, default=0,
+                    help="programs whose original and auto build passed: after the other runs, this many rounds "
+                         "of the original then the auto build (its wisdom file present) with the program's own "
+                         "run line under the kernel tracer, which sums the GPU time of their kernels (default 0: "
+                         "none)")
     ap.add_argument("--steady-budget", type=float, default=0,
                     help="start no program's steady-state rounds after S seconds of them (default 0: no limit "
                          "but --deadline)")
     a = ap.parse_args()
     t0 = time.time()
     pack = json.load(open(os.path.join(HERE, "pack.json")))
+    if a.only:
+        pack["programs"] = [p for p in pack["programs"] if p["name"] in a.only.split(",")]
     if a.steady_only:
         pack["programs"] = [dict(p, variants=[]) for p in pack["programs"] if has_steady(p)]
     nvcc = find_nvcc(a.nvcc)
@@ -210,7 +233,8 @@ def main():
             print("corpus_gpu: the tuning runtime did not compile: %s" % tune_msg[-500:], flush=True)
 
     def steady_keep(p, key, auto):
-        return a.steady_rounds > 0 and has_steady(p) and (auto or key.endswith("/original"))
+        return (a.steady_rounds > 0 and has_steady(p) or a.ktrace_rounds > 0 and p.get("auto")) and \
+            (auto or key.endswith("/original"))
 
     def job(p, f, key, reps, auto=False):
         sp = os.path.join(work, key.replace("/", "__") + ".json")
@@ -284,7 +308,8 @@ def main():
         os.replace(sp + ".tmp", sp)
         return key, res
 
-    jobs = [(p, p["file"], p["name"] + "/original", 1 if a.steady_only else 2) for p in pack["programs"]]
+    jobs = [(p, p["file"], p["name"] + "/original", 1 if a.steady_only else max(1, a.original_runs))
+            for p in pack["programs"]]
     jobs += [(p, v["file"], p["name"] + "/" + v["file"], 1) for p in pack["programs"] for v in p["variants"]]
     jobs += [(p, p["auto"]["file"], p["name"] + "/" + p["auto"]["file"], 2, True) for p in pack["programs"]
              if p.get("auto")]
@@ -299,7 +324,15 @@ def main():
             runs[k] = r
             if n % 25 == 0:
                 print("corpus_gpu: %d/%d, %.0f s" % (n, len(jobs), time.time() - t0), flush=True)
+    ktrace_rounds(pack, runs, a, late, work)
     steady_rounds(pack, runs, a, late, work)
+    if not late():  # every program's rounds are done: the binaries kept for them go
+        for r in runs.values():
+            if r.get("exe"):
+                try:
+                    os.remove(r.pop("exe"))
+                except OSError:
+                    pass
     noise = {}
     pairs = [r["runs"] for k, r in runs.items() if k.endswith("/original") and len(r.get("runs", [])) == 2]
     if pairs:
@@ -316,11 +349,95 @@ def main():
         kind = "original" if k.endswith("/original") else "auto" if k in autokeys else "variant"
         counts.setdefault(kind, {}).setdefault(r["outcome"], 0)
         counts[kind][r["outcome"]] += 1
-    print("corpus_gpu: %.0f s; %s; noise %s" % (time.time() - t0, json.dumps(counts), json.dumps(noise)))
+    print("corpus_gpu: %.0f s; %s; noise %s" % (time.time() - t0, json.dumps(counts, sort_keys=True),
+                                                json.dumps(noise)))
     for k, r in sorted(runs.items()):
         if k.endswith("/original") and r["outcome"] != "pass":
             print("original %s: %s %s" % (k, r["outcome"], r.get("detail", "")[-300:].replace("\n", " ")))
     return 0
+
+
+def round_programs(pack, runs, first):
+    """(program, original's results, auto build's results) of the programs whose original and auto build passed
+    and whose binaries were kept, those named in first (comma-separated) first, the rest in the pack's order."""
+    first = [n for n in first.split(",") if n]
+    for p in sorted(pack["programs"], key=lambda p: first.index(p["name"]) if p["name"] in first else len(first)):
+        o = runs.get(p["name"] + "/original")
+        u = runs.get(p["name"] + "/" + p["auto"]["file"]) if p.get("auto") else None
+        if o and u and o.get("outcome") == "pass" and u.get("outcome") == "pass" and \
+                os.path.exists(o.get("exe") or "") and os.path.exists(u.get("exe") or ""):
+            yield p, o, u
+
+
+def save_state(work, p, u):
+    """Writes the auto build's results u (rounds included) to its state file at once, so that a later call with
+    the same --work goes on from there."""
+    sp = os.path.join(work, (p["name"] + "/" + p["auto"]["file"]).replace("/", "__") + ".json")
+    with open(sp + ".tmp", "w") as fh:
+        json.dump(u, fh)
+    os.replace(sp + ".tmp", sp)
+
+
+def read_ktrace(path):
+    """The totals ktrace.so wrote (see ktrace.c), or None when it wrote nothing."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return None
+    res = {"kernel_ns": 0, "launches": 0, "first_ns": 0, "kernels": {}, "memcpy": None, "memset": None,
+           "dropped": None}
+    for l in lines:
+        f = l.split("\t")
+        if f[0] == "kernel" and len(f) == 5:
+            n, ns, first = int(f[2]), int(f[3]), int(f[4])
+            res["kernels"][f[1][:200]] = [n, ns]
+            res["kernel_ns"] += ns
+            res["launches"] += n
+            res["first_ns"] += first
+        elif f[0] in ("memcpy", "memset") and len(f) == 4:
+            res[f[0]] = [int(x) for x in f[1:]]
+        elif f[0] == "dropped" and len(f) == 2:
+            res["dropped"] = int(f[1])
+    if len(res["kernels"]) > 40:  # keep the record small: the 40 longest
+        res["kernels"] = dict(sorted(res["kernels"].items(), key=lambda kv: -kv[1][1])[:40])
+    return res if res["dropped"] is not None else None
+
+
+def ktrace_rounds(pack, runs, a, late, work):
+    """The steady state of -factor auto by GPU time: the original and the auto build (with the wisdom file its
+    tune run wrote, so that nothing is tuned) run in turn with the program's own run line under ktrace.so,
+    a.ktrace_rounds rounds, one program at a time.  Recorded under the auto build's results as "ktrace": per
+    round and build the outcome and what read_ktrace() read; saved at once (a later call with the same --work
+    goes on)."""
+    lib = os.path.join(HERE, "ktrace", "ktrace.so")
+    if a.ktrace_rounds <= 0:
+        return
+    if not os.path.exists(lib):
+        print("corpus_gpu: no ktrace/ktrace.so in the pack (gpu-pack found no CUPTI): no --ktrace-rounds",
+              flush=True)
+        return
+    for p, o, u in round_programs(pack, runs, a.first):
+        if late():
+            break
+        if len(u.get("ktrace", {}).get("auto", [])) >= a.ktrace_rounds:
+            continue  # done by an earlier call
+        pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
+        out = os.path.join(work, "ktrace.out")
+        st = {"run": p["run"], "original": [], "auto": []}
+        for _ in range(a.ktrace_rounds):
+            if late():
+                break
+            for kind, r, extra in (("original", o, {}), ("auto", u, {"TFUSE_WISDOM": u["wisdom_file"]})):
+                if os.path.exists(out):
+                    os.remove(out)
+                env = dict(os.environ, CUDA_INJECTION64_PATH=lib, TFUSE_KTRACE_OUT=out, **extra)
+                rc, so, se, dt = run(["bash", "-c", p["run"].replace("{exe}", r["exe"])],
+                                     2 * (a.timeout or p.get("timeout") or 30), cwd=pdir, env=env)
+                se = without_tune_report(se) if kind == "auto" else se  # its warnings are not the program's
+                st[kind].append({"outcome": outcome(p, rc, so, se), "rc": rc, "run_s": round(dt, 4),
+                                 "trace": read_ktrace(out)})
+        u["ktrace"] = st
+        save_state(work, p, u)
 
 
 def steady_rounds(pack, runs, a, late, work):
@@ -332,19 +449,12 @@ def steady_rounds(pack, runs, a, late, work):
     enters.  Recorded under the auto build's results as "steady": per round each build's wall and kernel
     seconds, and saved in its state file at once, so that a second call with the same --work (the deadline
     came first) goes on with the programs not done; the binaries are kept until every program is done."""
-    first = [n for n in a.steady_first.split(",") if n]
-    order = sorted(pack["programs"], key=lambda p: first.index(p["name"]) if p["name"] in first else len(first))
     t_steady = time.time()
-    for p in order:
+    for p, o, u in round_programs(pack, runs, a.first):
         if a.steady_rounds <= 0 or not has_steady(p):
             continue
         if a.steady_budget and time.time() - t_steady > a.steady_budget:
             break
-        o = runs.get(p["name"] + "/original")
-        u = runs.get(p["name"] + "/" + p["auto"]["file"])
-        if not o or not u or o.get("outcome") != "pass" or u.get("outcome") != "pass" or \
-                not os.path.exists(o.get("exe") or "") or not os.path.exists(u.get("exe") or ""):
-            continue
         if len(u.get("steady", {}).get("auto_short", [])) >= a.steady_rounds:
             continue  # done by an earlier call
         pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
@@ -361,21 +471,11 @@ def steady_rounds(pack, runs, a, late, work):
                                      ("auto", u, dict(os.environ, TFUSE_WISDOM=u["wisdom_file"]))):
                     rc, so, se, dt = run(["bash", "-c", line.replace("{exe}", r["exe"])], timeout, cwd=pdir,
                                          env=env)
+                    se = without_tune_report(se) if kind == "auto" else se
                     st[kind + suffix].append({"rc": rc, "run_s": round(dt, 4), "kernel_s": kernel_seconds(p, so),
                                               "outcome": outcome(p, rc, so, se)})
         u["steady"] = st
-        sp = os.path.join(work, (p["name"] + "/" + p["auto"]["file"]).replace("/", "__") + ".json")
-        with open(sp + ".tmp", "w") as fh:
-            json.dump(u, fh)
-        os.replace(sp + ".tmp", sp)
-    if late():
-        return  # some programs are left: their binaries stay for the next call
-    for r in runs.values():
-        if r.get("exe"):
-            try:
-                os.remove(r.pop("exe"))
-            except OSError:
-                pass
+        save_state(work, p, u)
 
 
 if __name__ == "__main__":
