@@ -17,7 +17,8 @@
  *     writable pointer arguments are snapshot; each candidate that can run
  *     with this block (thread mode: the factor divides the block) runs
  *     TFUSE_TUNE_RUNS times (default 5), memory restored before each run,
- *     timed with CUDA events (the median counts); after its first run what
+ *     timed with CUDA events (the median counts) behind a gate (below);
+ *     after its first run what
  *     it wrote is compared with what the original wrote, bitwise, or within
  *     TFUSE_CHECK_ULP units in the last place for float and double
  *     arguments; a candidate that differs, or fails to launch, is
@@ -32,6 +33,18 @@
  * captured into a CUDA graph, or when tfuse found the kernel unsafe to run
  * repeatedly (it prints, or writes memory no argument points to).
  * A wisdom file that cannot be read as one is ignored with a warning.
+ *
+ * The gate: two events around one launch time the launch's latency on the
+ * host as well as the kernel whenever the GPU reaches the first event before
+ * the host has queued the launch: for a kernel of a few microseconds that
+ * latency is most of what is measured (seen on the H200: an event-timed
+ * 8 us for a vector add of 1.5 us, which made a slower candidate win).  So
+ * each timed run is queued behind a one-thread kernel that spins until the
+ * host opens the gate, after queuing both events and the launch, or 100 ms
+ * have passed (the blocking kernel of NVBench): the GPU then runs event,
+ * kernel, event back to back.  The gate kernel is PTX loaded through the
+ * driver API once per context; where that fails, runs are timed without it
+ * (said once with TFUSE_TUNE_REPORT).
  *
  * Output, on stderr, lines starting with "tfuse-tune: ": with
  * TFUSE_TUNE_REPORT=1 (set, not empty, not "0") each key's table of
@@ -49,6 +62,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -455,6 +469,84 @@ void must(const tfuse_tune_launch *t, cudaError_t e, const char *what) {
     fatal(t, what, e);
 }
 
+/* The gate kernel (see the header): spins until *flag != 0 or limit_ns have
+ * passed on the GPU's global timer. */
+const char k_gate_ptx[] = R"PTX(
+.version 6.0
+.target sm_50
+.address_size 64
+.visible .entry tfuse_tune_gate(.param .u64 gate_flag, .param .u64 gate_limit)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<7>;
+  ld.param.u64 %rd1, [gate_flag];
+  ld.param.u64 %rd2, [gate_limit];
+  cvta.to.global.u64 %rd3, %rd1;
+  mov.u64 %rd4, %globaltimer;
+$L_spin:
+  ld.volatile.global.u32 %r1, [%rd3];
+  setp.ne.s32 %p1, %r1, 0;
+  @%p1 bra $L_done;
+  mov.u64 %rd5, %globaltimer;
+  sub.s64 %rd6, %rd5, %rd4;
+  setp.lt.u64 %p2, %rd6, %rd2;
+  @%p2 bra $L_spin;
+$L_done:
+  ret;
+}
+)PTX";
+
+struct Gate {
+  CUfunction fn;
+  volatile unsigned *flag; /* mapped, pinned host memory */
+  CUdeviceptr dflag;
+};
+std::map<CUcontext, Gate *> g_gates; /* a null Gate: could not be made in that context */
+
+/* The current context's gate, made on first use; null where it cannot be. */
+Gate *gate_for_context() {
+  CUcontext ctx = 0;
+  if (cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx)
+    return 0;
+  std::map<CUcontext, Gate *>::iterator it = g_gates.find(ctx);
+  if (it != g_gates.end())
+    return it->second;
+  Gate *g = new Gate();
+  CUmodule mod;
+  void *host = 0;
+  if (cuModuleLoadData(&mod, k_gate_ptx) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&g->fn, mod, "tfuse_tune_gate") != CUDA_SUCCESS ||
+      cuMemHostAlloc(&host, sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS ||
+      cuMemHostGetDevicePointer(&g->dflag, host, 0) != CUDA_SUCCESS) {
+    delete g;
+    g = 0;
+    if (g_report)
+      std::fprintf(stderr, "tfuse-tune: note: the timing gate could not be made: runs are timed without it\n");
+  } else {
+    g->flag = (volatile unsigned *)host;
+  }
+  g_gates[ctx] = g;
+  return g;
+}
+
+/* Closes the gate on the stream: later work there waits until gate_open(). */
+bool gate_close(Gate *g, cudaStream_t stream) {
+  if (!g)
+    return false;
+  *g->flag = 0;
+  unsigned long long limit_ns = 100000000ull;
+  void *args[] = {&g->dflag, &limit_ns};
+  return cuLaunchKernel(g->fn, 1, 1, 1, 1, 1, 1, 0, (CUstream)stream, args, 0) == CUDA_SUCCESS;
+}
+
+void gate_open(Gate *g, bool closed) {
+  if (closed) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *g->flag = 1;
+  }
+}
+
 void restore(const tfuse_tune_launch *t) {
   for (size_t i = 0; i < t->regions.size(); i++)
     must(t, cudaMemcpyAsync(t->regions[i].base, t->regions[i].snapshot, t->regions[i].size, cudaMemcpyDefault,
@@ -497,6 +589,7 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
     must(t, cudaMalloc(&g.snapshot, g.size), "allocating a snapshot");
     must(t, cudaMemcpyAsync(g.snapshot, g.base, g.size, cudaMemcpyDefault, t->stream), "snapshotting an argument");
   }
+  Gate *gate = gate_for_context();
   cudaEvent_t e0, e1;
   must(t, cudaEventCreate(&e0), "creating an event");
   must(t, cudaEventCreate(&e1), "creating an event");
@@ -514,10 +607,14 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
     }
     for (int rep = 0; rep < g_runs && r.status.empty(); rep++) {
       restore(t);
+      bool closed = gate_close(gate, t->stream);
       must(t, cudaEventRecord(e0, t->stream), "recording an event");
       launch(ctx, c);
       launches++;
       cudaError_t le = cudaGetLastError();
+      if (le == cudaSuccess)
+        le = cudaEventRecord(e1, t->stream);
+      gate_open(gate, closed);
       if (le != cudaSuccess) {
         if (c == 0) {
           /* Not tuned: the caller's launch of the original meets the same error. */
@@ -531,7 +628,6 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
         r.status = std::string("disqualified: launch failed: ") + cudaGetErrorString(le);
         break;
       }
-      must(t, cudaEventRecord(e1, t->stream), "recording an event");
       must(t, cudaEventSynchronize(e1), c == 0 ? "the original kernel failed" : "a candidate kernel failed");
       float ms = 0;
       must(t, cudaEventElapsedTime(&ms, e0, e1), "reading an event");
