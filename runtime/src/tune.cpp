@@ -27,6 +27,8 @@
  *     The decision is added to the wisdom file: read again, merged, written
  *     to a temporary file beside it and renamed over it, so concurrent
  *     programs leave a whole file.
+ * A launch with an empty grid or block is not tuned (each candidate would
+ * fail as the original does): the original runs and reports the error.
  * Tuning does not happen, and the wisdom entry or else the original runs,
  * with a message once per kernel, when a writable argument is not in a
  * device allocation (it cannot be snapshot), when the stream is being
@@ -361,6 +363,8 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
   *tune = 0;
   std::lock_guard<std::mutex> guard(g_lock);
   start_once();
+  if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+    return 0; /* an empty launch fails whichever candidate runs: the original's launch reports it */
   int dev = 0;
   cudaGetDevice(&dev);
   std::map<ShapeKey, int>::const_iterator seen = g_shapes.find(shape_key(s, dev, grid, block, smem));

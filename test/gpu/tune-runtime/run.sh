@@ -14,6 +14,8 @@
 #   - TFUSE_TUNE=0: silent, no wisdom file, results right;
 #   - pageable host memory argument, and a launch under CUDA graph capture:
 #     not tuned, said once, results right;
+#   - a launch with an empty grid: not tuned (no table, no wisdom file),
+#     its launch error the original's;
 #   - 4 processes tuning at once into one wisdom file: each right, the file
 #     whole;
 #   - one site in a host template with __PRETTY_FUNCTION__ (a launch whose
@@ -91,6 +93,11 @@ count host "^tfuse-tune: kernel 'hk': argument 'out' is not in a CUDA device all
 run graph TFUSE_WISDOM="$work/w.graph" -- graph
 count graph "^tfuse-tune: kernel 'sc' launched at tune-runtime.cu:58 during CUDA graph capture: not tuned; it runs its wisdom entry or the original$" 1
 has graph '^results OK$'
+
+run empty TFUSE_WISDOM="$work/w.empty" TFUSE_TUNE_REPORT=1 -- empty
+has empty '^empty OK$'
+hasnt empty 'tfuse-tune'
+[ ! -e "$work/w.empty" ] || fail "empty: a wisdom file was written"
 
 for i in 1 2 3 4; do
   (TFUSE_WISDOM="$work/w.conc" "$exe" basic >"$work/conc$i.out" 2>&1; echo $? >"$work/conc$i.rc") &

@@ -8,7 +8,7 @@
  *                  1000 one ulp up: it must be disqualified (bitwise), and
  *                  with TFUSE_CHECK_ULP=1 it qualifies and wins
  *   4 thread.x:3   cannot divide the block of 256: skipped, never launched
- * usage: tune-runtime basic|host|graph|instances
+ * usage: tune-runtime basic|host|graph|instances|empty
  *   basic  two launches, then compares out with the CPU's result and prints
  *          "results OK" or "results differ at N element(s)"
  *   host   a writable argument in pageable host memory: not tuned
@@ -17,7 +17,10 @@
  *          kernel depends on the template's parameters: the site carries
  *          __PRETTY_FUNCTION__), instantiated for float and int, each
  *          launched twice with the same shape: two keys, each tuned once;
- *          prints "instances OK" when both results are right */
+ *          prints "instances OK" when both results are right
+ *   empty  a launch of 'sc' with an empty grid (n = 0), twice: not tuned, and
+ *          each launch error is that of a plain launch of the original with
+ *          the same grid; prints "empty OK" */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -176,6 +179,26 @@ int main(int argc, char **argv) {
     CK(cudaDeviceSynchronize());
     int bad = check_inst(out, N) + check_inst(outi, N);
     std::printf(bad ? "instances: results differ at %d element(s)\n" : "instances OK\n", bad);
+    return 0;
+  }
+  if (!std::strcmp(mode, "empty")) {
+    int bad = 0;
+    sc<1, false><<<dim3(0), dim3(BLOCK)>>>(0, in, out, 0, ITERS); /* the original's error, without the runtime */
+    cudaError_t want = cudaGetLastError();
+    if (want == cudaSuccess) {
+      std::printf("empty: a launch with an empty grid did not fail\n");
+      bad++;
+    }
+    for (int j = 0; j < 2; j++) {
+      run_sc(in, out, 0, 0);
+      cudaError_t e = cudaGetLastError();
+      if (e != want) {
+        std::printf("empty: launch %d: %s, not %s\n", j, cudaGetErrorString(e), cudaGetErrorString(want));
+        bad++;
+      }
+    }
+    CK(cudaDeviceSynchronize());
+    std::printf(bad ? "empty: wrong launch errors\n" : "empty OK\n");
     return 0;
   }
   if (!std::strcmp(mode, "graph")) {
