@@ -762,16 +762,32 @@ def auto_gpu_report(cpu, autos, runs, orig, bad):
     return L
 
 
+def rounds_of(cpu, autos, runs, bad, field):
+    """(program, its auto build's record of the rounds named field: "ktrace" or "steady") of the programs whose
+    original passed and whose rounds ran, in the CPU results' order."""
+    for p in cpu["programs"]:
+        r = next((x for x in autos if x["program"] == p["name"]), None)
+        g = runs.get(p["name"] + "/" + r["file"]) if r and r.get("file") else None
+        rec = g.get(field) if g else None
+        if p["name"] not in bad and rec and rec["original"]:
+            yield p, rec
+
+
+def ratio_summary(what, vals):
+    """One line on (program, auto / original) pairs: geometric-mean speedup, worst, those more than 2% slower."""
+    gm = geomean([1 / v for _, v in vals])
+    worst = max(vals, key=lambda t: t[1], default=None)
+    slow = [t for t in vals if t[1] > 1.02]
+    return "%s, %d programs: geometric-mean speedup (original / auto) %s; worst %s; more than 2%% slower: %s." % (
+        what, len(vals), "%.3fx" % gm if gm else "-", "%s at %.3f" % worst if worst else "-",
+        ", ".join("%s %.3f" % t for t in slow) if slow else "none")
+
+
 def ktrace_report(cpu, autos, runs, bad):
     """The rounds under the kernel tracer (corpus_gpu.py --ktrace-rounds): the GPU time of all the program's
     kernels, original against auto build (wisdom present), the median over the rounds per build."""
     rows = []
-    for p in cpu["programs"]:
-        r = next((x for x in autos if x["program"] == p["name"]), None)
-        g = runs.get(p["name"] + "/" + r["file"]) if r and r.get("file") else None
-        kt = g.get("ktrace") if g else None
-        if p["name"] in bad or not kt or not kt["original"]:
-            continue
+    for p, kt in rounds_of(cpu, autos, runs, bad, "ktrace"):
         sides = {k: [x["trace"] for x in kt[k] if x.get("trace")] for k in ("original", "auto")}
         ok = all(x["outcome"] == "pass" for k in ("original", "auto") for x in kt[k])
         if not all(sides.values()):
@@ -803,13 +819,7 @@ def ktrace_report(cpu, autos, runs, bad):
             name, n, "%.4g" % (o / 1e6) if o is not None else "-", "%.4g" % (u / 1e6) if u is not None else "-",
             "%.3f" % ratio if ratio else "-", "%.3f" % later if later else "-", launches, copies,
             "pass" if ok else "FAIL", note))
-    vals = [(t[0], t[4]) for t in rows if t[4] and t[8]]
-    gm = geomean([1 / v for _, v in vals])
-    worst = max(vals, key=lambda t: t[1], default=None)
-    slow = [t for t in vals if t[1] > 1.02]
-    L += ["", "Steady state by GPU time, %d programs: geometric-mean speedup (original / auto) %s; worst %s; more "
-          "than 2%% slower: %s." % (len(vals), "%.3fx" % gm if gm else "-", "%s at %.3f" % worst if worst else "-",
-                                    ", ".join("%s %.3f" % t for t in slow) if slow else "none")]
+    L += ["", ratio_summary("Steady state by GPU time", [(t[0], t[4]) for t in rows if t[4] and t[8]])]
     return L
 
 
@@ -840,12 +850,7 @@ def steady_report(cpu, autos, runs, bad):
     rounds also ran the program's own (short) run line, the cost of one more repeat (marginal()), which leaves
     out every one-time cost (process start, module loading, the first dispatch), is compared too."""
     rows = []
-    for p in cpu["programs"]:
-        r = next((x for x in autos if x["program"] == p["name"]), None)
-        g = runs.get(p["name"] + "/" + r["file"]) if r and r.get("file") else None
-        st = g.get("steady") if g else None
-        if p["name"] in bad or not st or not st["original"]:
-            continue
+    for p, st in rounds_of(cpu, autos, runs, bad, "steady"):
         ok = all(x["outcome"] == "pass" for k in ("original", "auto", "original_short", "auto_short")
                  for x in st.get(k, []))
         by = "kernel" if all(x.get("kernel_s") for k in ("original", "auto") for x in st[k]) else "wall"
@@ -875,17 +880,9 @@ def steady_report(cpu, autos, runs, bad):
         L.append("| %s | `%s` | %d | %.4g | %.4g | %s (%s) | %s | %s |" % (
             name, md_esc(run), n, o, u, "%.3f" % ratio if ratio else "-", by,
             "%.3f (%s, %.4g)" % marg if marg else "-", "pass" if ok else "FAIL"))
-
-    def summary(what, vals):
-        gm = geomean([1 / v for _, v in vals])
-        worst = max(vals, key=lambda t: t[1], default=None)
-        slow = [t for t in vals if t[1] > 1.02]
-        return "%s, %d programs: geometric-mean speedup (original / auto) %s; worst %s; more than 2%% slower: %s." % (
-            what, len(vals), "%.3fx" % gm if gm else "-", "%s at %.3f" % worst if worst else "-",
-            ", ".join("%s %.3f" % t for t in slow) if slow else "none")
-    L += ["", summary("Steady state (ratio)", [(t[0], t[5]) for t in rows if t[5] and t[7]])]
+    L += ["", ratio_summary("Steady state (ratio)", [(t[0], t[5]) for t in rows if t[5] and t[7]])]
     if any(t[8] for t in rows):
-        L.append(summary("Steady state (marginal)", [(t[0], t[8][0]) for t in rows if t[8] and t[7]]))
+        L.append(ratio_summary("Steady state (marginal)", [(t[0], t[8][0]) for t in rows if t[8] and t[7]]))
     return L
 
 
