@@ -18,11 +18,10 @@
  *     with this block (thread mode: the factor divides the block) runs
  *     TFUSE_TUNE_RUNS times (default 5), memory restored before each run,
  *     timed with CUDA events (the median counts) behind a gate (below);
- *     after its first run what
- *     it wrote is compared with what the original wrote, bitwise, or within
- *     TFUSE_CHECK_ULP units in the last place for float and double
- *     arguments; a candidate that differs, or fails to launch, is
- *     disqualified.  The fastest remaining candidate wins (the original on
+ *     after its first run what it wrote is compared with what the original
+ *     wrote, bitwise, or within TFUSE_CHECK_ULP units in the last place for
+ *     float and double arguments; a candidate that differs, or fails to
+ *     launch, is disqualified.  The fastest remaining candidate wins (the original on
  *     a tie), memory is restored, and the caller runs the winner for real.
  *     The decision is added to the wisdom file: read again, merged, written
  *     to a temporary file beside it and renamed over it, so concurrent
