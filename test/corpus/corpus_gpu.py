@@ -160,6 +160,25 @@ def outcome(p, rc, so, se):
     return "pass" if ok else "fail"
 
 
+def state_file(work, key, ext=".json"):
+    """WORK's file for the build KEY ("PROG/original", "PROG/FILE"): its state (.json), binary, wisdom file."""
+    return os.path.join(work, key.replace("/", "__") + ext)
+
+
+def save_state(work, key, res):
+    """Writes the results res of build KEY to its state file at once (atomically), so that a later call with the
+    same --work goes on from there."""
+    sp = state_file(work, key)
+    with open(sp + ".tmp", "w") as fh:
+        json.dump(res, fh)
+    os.replace(sp + ".tmp", sp)
+
+
+def prog_dir(p):
+    """The folder the program's compile and run lines run in."""
+    return os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
+
+
 def has_steady(p):
     """p takes part in the steady-state rounds: a steady_run line and an auto build."""
     return bool(p.get("steady_run") and p.get("auto"))
@@ -215,8 +234,7 @@ def main():
         names = {p["name"] for p in pack["programs"]}
         for k, r in json.load(open(os.path.join(HERE, a.resume))).get("runs", {}).items():
             if r["outcome"] != "not-run" and k.split("/")[0] not in redo and k.split("/")[0] in names:
-                with open(os.path.join(work, k.replace("/", "__") + ".json"), "w") as fh:
-                    json.dump(r, fh)
+                save_state(work, k, r)
     gate = threading.Semaphore(a.run_j)
     late = lambda: a.deadline and time.time() - t0 > a.deadline  # noqa: E731
     try:
@@ -232,18 +250,18 @@ def main():
         if not tune_ok:
             print("corpus_gpu: the tuning runtime did not compile: %s" % tune_msg[-500:], flush=True)
 
-    def steady_keep(p, key, auto):
+    def keep_binaries(p, key, auto):
         return (a.steady_rounds > 0 and has_steady(p) or a.ktrace_rounds > 0 and p.get("auto")) and \
             (auto or key.endswith("/original"))
 
     def job(p, f, key, reps, auto=False):
-        sp = os.path.join(work, key.replace("/", "__") + ".json")
+        sp = state_file(work, key)
         if os.path.exists(sp):
             return key, json.load(open(sp))
         if late():
             return key, {"outcome": "not-run"}
-        pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
-        exe = os.path.join(work, key.replace("/", "__") + ".bin")
+        pdir = prog_dir(p)
+        exe = state_file(work, key, ".bin")
         cmd = auto_compile(p["compile"], tune_obj) if auto else p["compile"]
         cmd = cmd.replace("{src}", f).replace("{exe}", exe)
         if nvcc != "nvcc":
@@ -254,7 +272,7 @@ def main():
             rc, so, se, dt = run(["bash", "-c", cmd], 600, cwd=pdir)
         env = None
         if auto:  # the tune run, then the wisdom run: one wisdom file, empty at first
-            wisdom = os.path.join(work, key.replace("/", "__") + ".wisdom")
+            wisdom = state_file(work, key, ".wisdom")
             if os.path.exists(wisdom):
                 os.remove(wisdom)
             env = dict(os.environ, TFUSE_WISDOM=wisdom, TFUSE_TUNE_REPORT="1")
@@ -294,8 +312,8 @@ def main():
             if res["outcome"] != "pass":
                 res["detail"] = "rc=%s %s%s %s" % (last["rc"], "%s run: " % last["phase"] if auto else "",
                                                    rso[-300:].strip(), rse[-300:].strip())
-            if steady_keep(p, key, auto) and res["outcome"] == "pass":
-                res["exe"] = exe  # kept for the steady-state rounds
+            if keep_binaries(p, key, auto) and res["outcome"] == "pass":
+                res["exe"] = exe  # kept for the rounds
                 if auto:
                     res["wisdom_file"] = env["TFUSE_WISDOM"]
             else:
@@ -303,9 +321,7 @@ def main():
                     os.remove(exe)
                 except OSError:
                     pass
-        with open(sp + ".tmp", "w") as fh:
-            json.dump(res, fh)
-        os.replace(sp + ".tmp", sp)
+        save_state(work, key, res)
         return key, res
 
     jobs = [(p, p["file"], p["name"] + "/original", 1 if a.steady_only else max(1, a.original_runs))
@@ -369,13 +385,19 @@ def round_programs(pack, runs, first):
             yield p, o, u
 
 
-def save_state(work, p, u):
-    """Writes the auto build's results u (rounds included) to its state file at once, so that a later call with
-    the same --work goes on from there."""
-    sp = os.path.join(work, (p["name"] + "/" + p["auto"]["file"]).replace("/", "__") + ".json")
-    with open(sp + ".tmp", "w") as fh:
-        json.dump(u, fh)
-    os.replace(sp + ".tmp", sp)
+def run_build(p, kind, r, line, timeout, extra_env=None):
+    """Runs the program's line (a run or steady_run line) with the kept binary of build r, the "original" or the
+    "auto" build (with the wisdom file its tune run wrote, so nothing is tuned), in the program's folder, with
+    os.environ plus extra_env; (rc, stdout, stderr without the tuning runtime's report lines, seconds,
+    outcome)."""
+    pdir = prog_dir(p)
+    env = dict(os.environ, **(extra_env or {}))
+    if kind == "auto":
+        env["TFUSE_WISDOM"] = r["wisdom_file"]
+    rc, so, se, dt = run(["bash", "-c", line.replace("{exe}", r["exe"])], timeout, cwd=pdir, env=env)
+    if kind == "auto":
+        se = without_tune_report(se)  # its warnings are not the program's
+    return rc, so, se, dt, outcome(p, rc, so, se)
 
 
 def read_ktrace(path):
@@ -409,9 +431,9 @@ def ktrace_rounds(pack, runs, a, late, work):
     a.ktrace_rounds rounds, one program at a time.  Recorded under the auto build's results as "ktrace": per
     round and build the outcome and what read_ktrace() read; saved at once (a later call with the same --work
     goes on)."""
-    lib = os.path.join(HERE, "ktrace", "ktrace.so")
     if a.ktrace_rounds <= 0:
         return
+    lib = os.path.join(HERE, "ktrace", "ktrace.so")
     if not os.path.exists(lib):
         print("corpus_gpu: no ktrace/ktrace.so in the pack (gpu-pack found no CUPTI): no --ktrace-rounds",
               flush=True)
@@ -421,23 +443,19 @@ def ktrace_rounds(pack, runs, a, late, work):
             break
         if len(u.get("ktrace", {}).get("auto", [])) >= a.ktrace_rounds:
             continue  # done by an earlier call
-        pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
         out = os.path.join(work, "ktrace.out")
+        tracer = {"CUDA_INJECTION64_PATH": lib, "TFUSE_KTRACE_OUT": out}
         st = {"run": p["run"], "original": [], "auto": []}
         for _ in range(a.ktrace_rounds):
             if late():
                 break
-            for kind, r, extra in (("original", o, {}), ("auto", u, {"TFUSE_WISDOM": u["wisdom_file"]})):
+            for kind, r in (("original", o), ("auto", u)):
                 if os.path.exists(out):
                     os.remove(out)
-                env = dict(os.environ, CUDA_INJECTION64_PATH=lib, TFUSE_KTRACE_OUT=out, **extra)
-                rc, so, se, dt = run(["bash", "-c", p["run"].replace("{exe}", r["exe"])],
-                                     2 * (a.timeout or p.get("timeout") or 30), cwd=pdir, env=env)
-                se = without_tune_report(se) if kind == "auto" else se  # its warnings are not the program's
-                st[kind].append({"outcome": outcome(p, rc, so, se), "rc": rc, "run_s": round(dt, 4),
-                                 "trace": read_ktrace(out)})
+                rc, _, _, dt, oc = run_build(p, kind, r, p["run"], 2 * (a.timeout or p.get("timeout") or 30), tracer)
+                st[kind].append({"outcome": oc, "rc": rc, "run_s": round(dt, 4), "trace": read_ktrace(out)})
         u["ktrace"] = st
-        save_state(work, p, u)
+        save_state(work, p["name"] + "/" + p["auto"]["file"], u)
 
 
 def steady_rounds(pack, runs, a, late, work):
@@ -449,15 +467,16 @@ def steady_rounds(pack, runs, a, late, work):
     enters.  Recorded under the auto build's results as "steady": per round each build's wall and kernel
     seconds, and saved in its state file at once, so that a second call with the same --work (the deadline
     came first) goes on with the programs not done; the binaries are kept until every program is done."""
+    if a.steady_rounds <= 0:
+        return
     t_steady = time.time()
     for p, o, u in round_programs(pack, runs, a.first):
-        if a.steady_rounds <= 0 or not has_steady(p):
+        if not has_steady(p):
             continue
         if a.steady_budget and time.time() - t_steady > a.steady_budget:
             break
         if len(u.get("steady", {}).get("auto_short", [])) >= a.steady_rounds:
             continue  # done by an earlier call
-        pdir = os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
         timeout = 10 * (a.timeout or p.get("timeout") or 30)
         st = {"run": p["steady_run"], "short_run": p["run"], "original": [], "auto": [], "original_short": [],
               "auto_short": []}
@@ -467,15 +486,12 @@ def steady_rounds(pack, runs, a, late, work):
             # each round: the steady_run line, then the program's own run line (the marginal cost of the
             # extra repeats, long minus short, leaves out every one-time cost), each by both builds in turn
             for suffix, line in (("", p["steady_run"]), ("_short", p["run"])):
-                for kind, r, env in (("original", o, None),
-                                     ("auto", u, dict(os.environ, TFUSE_WISDOM=u["wisdom_file"]))):
-                    rc, so, se, dt = run(["bash", "-c", line.replace("{exe}", r["exe"])], timeout, cwd=pdir,
-                                         env=env)
-                    se = without_tune_report(se) if kind == "auto" else se
+                for kind, r in (("original", o), ("auto", u)):
+                    rc, so, _, dt, oc = run_build(p, kind, r, line, timeout)
                     st[kind + suffix].append({"rc": rc, "run_s": round(dt, 4), "kernel_s": kernel_seconds(p, so),
-                                              "outcome": outcome(p, rc, so, se)})
+                                              "outcome": oc})
         u["steady"] = st
-        save_state(work, p, u)
+        save_state(work, p["name"] + "/" + p["auto"]["file"], u)
 
 
 if __name__ == "__main__":
