@@ -16,13 +16,14 @@
  *   - tuning, on the first launch with the key: the allocations behind the
  *     writable pointer arguments are snapshot; each candidate that can run
  *     with this block (thread mode: the factor divides the block) runs
- *     TFUSE_TUNE_RUNS times (default 5), memory restored before each run,
- *     timed with CUDA events (the median counts) behind a gate (below);
- *     after its first run what it wrote is compared with what the original
- *     wrote, bitwise, or within TFUSE_CHECK_ULP units in the last place for
- *     float and double arguments; a candidate that differs, or fails to
- *     launch, is disqualified.  The fastest remaining candidate wins (the original on
- *     a tie), memory is restored, and the caller runs the winner for real.
+ *     once untimed, the check run, and what it wrote is compared with what
+ *     the original wrote, bitwise, or within TFUSE_CHECK_ULP units in the
+ *     last place for float and double arguments; a candidate that differs,
+ *     or fails to launch, is disqualified.  A qualified one then runs
+ *     TFUSE_TUNE_RUNS times (default 5), timed with CUDA events behind a
+ *     gate (below), the median counting.  Memory is restored before every
+ *     run.  The fastest remaining candidate wins (the original on a tie),
+ *     memory is restored, and the caller runs the winner for real.
  *     The decision is added to the wisdom file: read again, merged, written
  *     to a temporary file beside it and renamed over it, so concurrent
  *     programs leave a whole file.
@@ -45,7 +46,10 @@
  * have passed (the blocking kernel of NVBench): the GPU then runs event,
  * kernel, event back to back.  The gate kernel is PTX loaded through the
  * driver API once per context; where that fails, runs are timed without it
- * (said once with TFUSE_TUNE_REPORT).
+ * (said once with TFUSE_TUNE_REPORT).  The check run is not gated: a
+ * kernel's first launch may load its module (CUDA's lazy loading), and the
+ * load waits for running kernels, here for the gate's time limit.  A timed
+ * run that the limit released is counted and said with TFUSE_TUNE_REPORT.
  *
  * Output, on stderr, lines starting with "tfuse-tune: ": with
  * TFUSE_TUNE_REPORT=1 (set, not empty, not "0") each key's table of
@@ -472,8 +476,9 @@ void must(const tfuse_tune_launch *t, cudaError_t e, const char *what) {
     fatal(t, what, e);
 }
 
-/* The gate kernel (see the header): spins until *flag != 0 or limit_ns have
- * passed on the GPU's global timer. */
+/* The gate kernel (see the header): spins until flag[0] != 0 or limit_ns
+ * have passed on the GPU's global timer; in the second case it sets flag[1]
+ * (the run is timed as without a gate). */
 const char k_gate_ptx[] = R"PTX(
 .version 6.0
 .target sm_50
@@ -495,6 +500,8 @@ $L_spin:
   sub.s64 %rd6, %rd5, %rd4;
   setp.lt.u64 %p2, %rd6, %rd2;
   @%p2 bra $L_spin;
+  mov.u32 %r1, 1;
+  st.volatile.global.u32 [%rd3+4], %r1;
 $L_done:
   ret;
 }
@@ -502,7 +509,7 @@ $L_done:
 
 struct Gate {
   CUfunction fn;
-  volatile unsigned *flag; /* mapped, pinned host memory */
+  volatile unsigned *flag; /* mapped, pinned host memory: open, expired */
   CUdeviceptr dflag;
 };
 std::map<CUcontext, Gate *> g_gates; /* a null Gate: could not be made in that context */
@@ -520,7 +527,7 @@ Gate *gate_for_context() {
   void *host = 0;
   if (cuModuleLoadData(&mod, k_gate_ptx) != CUDA_SUCCESS ||
       cuModuleGetFunction(&g->fn, mod, "tfuse_tune_gate") != CUDA_SUCCESS ||
-      cuMemHostAlloc(&host, sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS ||
+      cuMemHostAlloc(&host, 2 * sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS ||
       cuMemHostGetDevicePointer(&g->dflag, host, 0) != CUDA_SUCCESS) {
     delete g;
     g = 0;
@@ -533,11 +540,14 @@ Gate *gate_for_context() {
   return g;
 }
 
-/* Closes the gate on the stream: later work there waits until gate_open(). */
+/* Closes the gate on the stream: later work there waits until gate_open(),
+ * or the time limit.  gate_expired() after the stream reached the gate's
+ * work: whether the limit ended the wait. */
 bool gate_close(Gate *g, cudaStream_t stream) {
   if (!g)
     return false;
-  *g->flag = 0;
+  g->flag[0] = 0;
+  g->flag[1] = 0;
   unsigned long long limit_ns = 100000000ull;
   void *args[] = {&g->dflag, &limit_ns};
   return cuLaunchKernel(g->fn, 1, 1, 1, 1, 1, 1, 0, (CUstream)stream, args, 0) == CUDA_SUCCESS;
@@ -546,9 +556,11 @@ bool gate_close(Gate *g, cudaStream_t stream) {
 void gate_open(Gate *g, bool closed) {
   if (closed) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    *g->flag = 1;
+    g->flag[0] = 1;
   }
 }
+
+bool gate_expired(Gate *g, bool closed) { return closed && g->flag[1] != 0; }
 
 void restore(const tfuse_tune_launch *t) {
   for (size_t i = 0; i < t->regions.size(); i++)
@@ -598,7 +610,7 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
   must(t, cudaEventCreate(&e1), "creating an event");
   std::vector<Result> res(s->ncand);
   std::vector<unsigned char> got;
-  int launches = 0;
+  int launches = 0, expired = 0;
   for (int c = 0; c < s->ncand; c++) {
     Result &r = res[c];
     if (!feasible(s->cand[c], t->block)) {
@@ -608,9 +620,12 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
       r.status = b;
       continue;
     }
-    for (int rep = 0; rep < g_runs && r.status.empty(); rep++) {
+    /* Run 0 checks the output and is neither timed nor gated: a kernel's
+     * first launch may load its module (lazy loading), which waits for the
+     * running gate kernel, i.e. for the gate's time limit. */
+    for (int rep = 0; rep <= g_runs && r.status.empty(); rep++) {
       restore(t);
-      bool closed = gate_close(gate, t->stream);
+      bool closed = rep > 0 && gate_close(gate, t->stream);
       must(t, cudaEventRecord(e0, t->stream), "recording an event");
       launch(ctx, c);
       launches++;
@@ -632,11 +647,13 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
         break;
       }
       must(t, cudaEventSynchronize(e1), c == 0 ? "the original kernel failed" : "a candidate kernel failed");
-      float ms = 0;
-      must(t, cudaEventElapsedTime(&ms, e0, e1), "reading an event");
-      r.ms.push_back(ms);
-      if (rep > 0)
+      if (rep > 0) {
+        expired += gate_expired(gate, closed);
+        float ms = 0;
+        must(t, cudaEventElapsedTime(&ms, e0, e1), "reading an event");
+        r.ms.push_back(ms);
         continue;
+      }
       /* After the first run: what it wrote, against the original's. */
       for (size_t i = 0; i < t->regions.size() && r.status.empty(); i++) {
         Region &g = t->regions[i];
@@ -690,8 +707,12 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
       std::fprintf(stderr, "tfuse-tune:   %-24s %12s %10s  %s\n", s->cand[c].label, ms, sp,
                    c == win ? "winner" : r.status.empty() ? "ok" : r.status.c_str());
     }
-    std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (%d runs each)\n",
+    std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (a check run and %d timed runs each)\n",
                  d.label.c_str(), cost, launches, g_runs);
+    if (expired)
+      std::fprintf(stderr, "tfuse-tune:   note: %d timed %s outlasted the gate's 100 ms limit: %s the launch "
+                   "latency\n", expired, expired == 1 ? "run" : "runs", expired == 1 ? "its time includes" :
+                   "their times include");
   }
   cache(s, t->device, t->grid, t->block, t->smem, win);
   free_launch(t);
