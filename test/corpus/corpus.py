@@ -783,6 +783,13 @@ def ratio_summary(what, vals):
         ", ".join("%s %.3f" % t for t in slow) if slow else "none")
 
 
+# The GPU timer's tick as the tracer sees it on the H200: every kernel's
+# duration is a multiple of 32 ns (sessions 10 and 11).  Each launch's
+# rounding is its own, so a sum over n launches is resolved to about
+# sqrt(n) ticks: what matters for a program of a few short launches.
+KTRACE_TICK_NS = 32
+
+
 def ktrace_report(cpu, autos, runs, bad):
     """The rounds under the kernel tracer (corpus_gpu.py --ktrace-rounds): the GPU time of all the program's
     kernels, original against auto build (wisdom present), the median over the rounds per build."""
@@ -799,7 +806,11 @@ def ktrace_report(cpu, autos, runs, bad):
         later = rest["auto"] / rest["original"] if rest["original"] > 0 and rest["auto"] > 0 else None
         launches = "/".join(str(sides[k][-1]["launches"]) for k in ("original", "auto"))
         copies = "/".join(str((sides[k][-1]["memcpy"] or [0])[0]) for k in ("original", "auto"))
-        note = "" if all(t["dropped"] == 0 for v in sides.values() for t in v) else "records dropped"
+        notes = [] if all(t["dropped"] == 0 for v in sides.values() for t in v) else ["records dropped"]
+        res = KTRACE_TICK_NS * math.sqrt(sides["original"][-1]["launches"]) / med["original"] if med["original"] else 0
+        if res >= 0.005:
+            notes.append("timer resolution %.1f%%" % (100 * res))
+        note = "; ".join(notes)
         rows.append((p["name"], len(kt["original"]), med["original"], med["auto"], ratio, later, launches, copies,
                      ok, note))
     if not rows:
@@ -811,7 +822,9 @@ def ktrace_report(cpu, autos, runs, bad):
          "it (process start, module loading, the dispatch), so programs without a repeat count are measured "
          "too. ratio = auto / original, above 1 slower; later launches = the same without each kernel's first "
          "launch (- where every kernel ran once); launches and memory copies: original/auto in the last round "
-         "(equal when the auto build ran one kernel per launch and copied nothing more).", "",
+         "(equal when the auto build ran one kernel per launch and copied nothing more); timer resolution: "
+         "one tick of the GPU timer (%d ns on the H200) times the square root of the launches, as a share of "
+         "the original's time, where it is 0.5%% or more." % KTRACE_TICK_NS, "",
          "| program | rounds | original GPU ms | auto GPU ms | ratio | later launches | launches | copies | "
          "own checks | note |", "|---|---|---|---|---|---|---|---|---|---|"]
     for name, n, o, u, ratio, later, launches, copies, ok, note in rows:
