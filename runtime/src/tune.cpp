@@ -527,7 +527,8 @@ Gate *gate_for_context() {
   void *host = 0;
   if (cuModuleLoadData(&mod, k_gate_ptx) != CUDA_SUCCESS ||
       cuModuleGetFunction(&g->fn, mod, "tfuse_tune_gate") != CUDA_SUCCESS ||
-      cuMemHostAlloc(&host, 2 * sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS ||
+      cuMemHostAlloc(&host, 2 * sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) !=
+          CUDA_SUCCESS ||
       cuMemHostGetDevicePointer(&g->dflag, host, 0) != CUDA_SUCCESS) {
     delete g;
     g = 0;
@@ -707,8 +708,8 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
       std::fprintf(stderr, "tfuse-tune:   %-24s %12s %10s  %s\n", s->cand[c].label, ms, sp,
                    c == win ? "winner" : r.status.empty() ? "ok" : r.status.c_str());
     }
-    std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (a check run and %d timed runs each)\n",
-                 d.label.c_str(), cost, launches, g_runs);
+    std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (a check run and %d timed "
+                 "runs each)\n", d.label.c_str(), cost, launches, g_runs);
     if (expired)
       std::fprintf(stderr, "tfuse-tune:   note: %d timed %s outlasted the gate's 100 ms limit: %s the launch "
                    "latency\n", expired, expired == 1 ? "run" : "runs", expired == 1 ? "its time includes" :
