@@ -507,6 +507,9 @@ $L_done:
 }
 )PTX";
 
+/* How long the gate holds a stream at most (the gate kernel's limit_ns). */
+const unsigned long long k_gate_limit_ns = 100000000ull;
+
 struct Gate {
   CUfunction fn;
   volatile unsigned *flag; /* mapped, pinned host memory: open, expired */
@@ -549,7 +552,7 @@ bool gate_close(Gate *g, cudaStream_t stream) {
     return false;
   g->flag[0] = 0;
   g->flag[1] = 0;
-  unsigned long long limit_ns = 100000000ull;
+  unsigned long long limit_ns = k_gate_limit_ns;
   void *args[] = {&g->dflag, &limit_ns};
   return cuLaunchKernel(g->fn, 1, 1, 1, 1, 1, 1, 0, (CUstream)stream, args, 0) == CUDA_SUCCESS;
 }
@@ -711,9 +714,9 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
     std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (a check run and %d timed "
                  "runs each)\n", d.label.c_str(), cost, launches, g_runs);
     if (expired)
-      std::fprintf(stderr, "tfuse-tune:   note: %d timed %s outlasted the gate's 100 ms limit: %s the launch "
-                   "latency\n", expired, expired == 1 ? "run" : "runs", expired == 1 ? "its time includes" :
-                   "their times include");
+      std::fprintf(stderr, "tfuse-tune:   note: %d timed %s outlasted the gate's %llu ms limit: %s the launch "
+                   "latency\n", expired, expired == 1 ? "run" : "runs", k_gate_limit_ns / 1000000,
+                   expired == 1 ? "its time includes" : "their times include");
   }
   cache(s, t->device, t->grid, t->block, t->smem, win);
   free_launch(t);

@@ -174,6 +174,11 @@ def save_state(work, key, res):
     os.replace(sp + ".tmp", sp)
 
 
+def auto_key(p):
+    """The key of the program's auto build in the results ("PROG/FILE")."""
+    return p["name"] + "/" + p["auto"]["file"]
+
+
 def prog_dir(p):
     """The folder the program's compile and run lines run in."""
     return os.path.join(HERE, "progs", p["name"], p.get("dir", "."))
@@ -327,7 +332,7 @@ def main():
     jobs = [(p, p["file"], p["name"] + "/original", 1 if a.steady_only else max(1, a.original_runs))
             for p in pack["programs"]]
     jobs += [(p, v["file"], p["name"] + "/" + v["file"], 1) for p in pack["programs"] for v in p["variants"]]
-    jobs += [(p, p["auto"]["file"], p["name"] + "/" + p["auto"]["file"], 2, True) for p in pack["programs"]
+    jobs += [(p, p["auto"]["file"], auto_key(p), 2, True) for p in pack["programs"]
              if p.get("auto")]
     autokeys = {j[2] for j in jobs if len(j) > 4}
     print("corpus_gpu: %d programs, %d builds, nvcc %s, -j %d, --run-j %d, GPU %s" % (
@@ -379,7 +384,7 @@ def round_programs(pack, runs, first):
     first = [n for n in first.split(",") if n]
     for p in sorted(pack["programs"], key=lambda p: first.index(p["name"]) if p["name"] in first else len(first)):
         o = runs.get(p["name"] + "/original")
-        u = runs.get(p["name"] + "/" + p["auto"]["file"]) if p.get("auto") else None
+        u = runs.get(auto_key(p)) if p.get("auto") else None
         if o and u and o.get("outcome") == "pass" and u.get("outcome") == "pass" and \
                 os.path.exists(o.get("exe") or "") and os.path.exists(u.get("exe") or ""):
             yield p, o, u
@@ -455,7 +460,7 @@ def ktrace_rounds(pack, runs, a, late, work):
                 rc, _, _, dt, oc = run_build(p, kind, r, p["run"], 2 * (a.timeout or p.get("timeout") or 30), tracer)
                 st[kind].append({"outcome": oc, "rc": rc, "run_s": round(dt, 4), "trace": read_ktrace(out)})
         u["ktrace"] = st
-        save_state(work, p["name"] + "/" + p["auto"]["file"], u)
+        save_state(work, auto_key(p), u)
 
 
 def steady_rounds(pack, runs, a, late, work):
@@ -491,7 +496,7 @@ def steady_rounds(pack, runs, a, late, work):
                     st[kind + suffix].append({"rc": rc, "run_s": round(dt, 4), "kernel_s": kernel_seconds(p, so),
                                               "outcome": oc})
         u["steady"] = st
-        save_state(work, p["name"] + "/" + p["auto"]["file"], u)
+        save_state(work, auto_key(p), u)
 
 
 if __name__ == "__main__":
