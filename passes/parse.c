@@ -409,7 +409,11 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
   } else {
     s->kind = SYM_OTHER;
   }
+  /* Looked up again: nothing above inserts, but the table's slots are
+   * only valid until the next insertion, and a stale one is a lost symbol. */
+  slot = sym_slot(im, usr);
   *slot = s;
+  im->count++;
   return s;
 }
 
