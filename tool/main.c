@@ -310,10 +310,14 @@ int tfuse_main(int argc, char **argv) {
   Vec outputs = {0};
   double t0 = now_seconds();
   rc = coarsen_project_all(&proj, &opt, &outputs);
-  if (rc == 0 && !opt.dump_after && !project_write(&proj, &outputs, &opt))
-    rc = 1;
+  if (rc == 0 && !opt.dump_after) {
+    if (project_write(&proj, &outputs, &opt))
+      record_written(&outputs);
+    else
+      rc = 1;
+  }
   if (opt.verbose && !opt.dump_after)
-    schedule_summary_one(&proj, &opt, rc, now_seconds() - t0);
+    schedule_summary_one(&proj, now_seconds() - t0);
 
 out:
   if (error_count() && rc == 0)

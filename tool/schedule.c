@@ -93,6 +93,11 @@ static void record_file(const char *path, const char *status, const char *reason
   buf_puts(&records, "\n");
 }
 
+void record_written(const Vec *outputs) {
+  for (int i = 0; i < outputs->len; i++)
+    record_file(((Output *)outputs->items[i])->file->path, "written", NULL);
+}
+
 void record_parsed(const Project *p) {
   for (int i = 0; i < p->files.len; i++)
     record_file(((Source *)p->files.items[i])->path, "parsed", NULL);
@@ -1035,6 +1040,17 @@ int schedule_project(Project *p, Options *opt) {
                     "the others)\n", gt.failed_groups, gt.groups, gt.groups == 1 ? "" : "s");
     rc = 1;
   } else if (!opt->dump_after) {
+    /* -o with -keep-going: a file left as it was is still the output. */
+    if (!opt->in_place && !opt->out_dir && gt.outs.len == 0 && p->inputs.len == 1) {
+      Source in = {0};
+      const char *stage_in = arena_printf("%s/input", stage);
+      char **o = arena_alloc(3 * sizeof *o);
+      o[0] = (char *)(opt->output ? opt->output : "-");
+      o[1] = (char *)stage_in;
+      o[2] = (char *)((Input *)p->inputs.items[0])->path;
+      if (source_load(&in, o[2]) && write_whole(stage_in, in.text, in.len))
+        vec_push(&gt.outs, o);
+    }
     if (!commit_outputs(&gt))
       rc = 1;
     else
@@ -1058,16 +1074,8 @@ int schedule_project(Project *p, Options *opt) {
   return rc;
 }
 
-void schedule_summary_one(const Project *p, const Options *opt, int rc, double seconds) {
-  (void)opt;
+void schedule_summary_one(const Project *p, double seconds) {
   Gathered gt = {0};
-  char *text = arena_strdup(records.data ? records.data : "");
-  gather_lines(&gt, text);
-  if (rc == 0)
-    for (int i = 0; i < p->inputs.len; i++) {
-      FileRec *r = arena_alloc(sizeof *r);
-      *r = (FileRec){(char *)((Input *)p->inputs.items[i])->path, "parsed", ""};
-      vec_push(&gt.files, r);
-    }
+  gather_lines(&gt, arena_strdup(records.data ? records.data : ""));
   summary(&gt, p->inputs.len, seconds);
 }

@@ -791,11 +791,12 @@ bool schedule_wanted(const Project *p, const Options *opt);
 /* The whole run over the project's groups; returns the exit status. */
 int schedule_project(Project *p, Options *opt);
 /* -v on one project: the closing summary from this run's records. */
-void schedule_summary_one(const Project *p, const Options *opt, int rc, double seconds);
+void schedule_summary_one(const Project *p, double seconds);
 /* Records of a run (for the summary and -report-json): */
 void record_begin(const Project *p);
 void record_kernel(Kernel *k, const char *decision, const char *reason);
 void record_parsed(const Project *p);
+void record_written(const Vec *outputs);
 void record_parse_failure(const Project *p);
 void record_failure(const Vec *kernels);
 /* A -kernel NAME this group defines. */
