@@ -115,7 +115,7 @@ void record_parse_failure(const Project *p) {
 }
 
 void record_failure(const Vec *kernels) {
-  const char *why = failure_reason("its group of files failed");
+  const char *why = failure_reason("the rewrite of its files failed");
   for (int i = 0; i < kernels->len; i++) {
     Kernel *k = kernels->items[i];
     if (k->p.factor != 1)
