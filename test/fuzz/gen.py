@@ -65,6 +65,7 @@ PROBS = {
     # statements in elementwise bodies
     "stmts_min": 3,
     "stmts_max": 7,
+    "pad_helpers": 0,  # unused __device__ helpers, structs and templates before the kernels (input size)
     "max_depth": 2,
     "p_if": 0.25,
     "p_else": 0.5,
@@ -94,6 +95,9 @@ PROFILES = {
     "shared": {"w_stencil": 5.0, "w_reduce": 4.0, "w_histogram": 4.0, "w_elementwise": 1.0},
     "control": {"p_if": 0.45, "p_loop": 0.35, "p_switch": 0.25, "p_early_return": 0.3,
                 "max_depth": 3, "stmts_max": 9},
+    # Files the size of real ones with heavy headers: thousands of symbols
+    # that every table of the parser must hold.
+    "large": {"pad_helpers": 6000},
 }
 
 DIMS = "xyz"
@@ -1174,6 +1178,18 @@ class Gen:
         out.append("    }                                                                    \\")
         out.append("  } while (0)")
         out.append("")
+        for i in range(int(self.p["pad_helpers"])):
+            r = i % 3
+            if r == 0:
+                out.append("__device__ unsigned int pad_h%d(unsigned int x) { return x * %du + %du; }" %
+                           (i, 2 * i + 1, i))
+            elif r == 1:
+                out.append("struct PadS%d { unsigned int v; __device__ unsigned int get() const { return v + %du; } };"
+                           % (i, i))
+            else:
+                out.append("template <class T> __device__ T pad_t%d(T x) { return x + T(%d); }" % (i, i % 97))
+        if self.p["pad_helpers"]:
+            out.append("")
         if "Pair" in self.structs:
             out.append("struct Pair {")
             out.append("  unsigned int a, b;")
