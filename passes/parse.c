@@ -17,9 +17,12 @@
  * still fully analysed by clang, and the launches exist only on the host
  * side.  `threadIdx.x` reaches us as a MemberRefExpr over a DeclRefExpr to
  * the builtin variable; it becomes one N_BUILTIN node. */
+#define _GNU_SOURCE /* dladdr */
 #include "tfuse.h"
 
 #include <clang-c/Index.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1247,6 +1250,15 @@ static const char *severity_name(enum CXDiagnosticSeverity s) {
   return s >= CXDiagnostic_Error ? "error" : s == CXDiagnostic_Warning ? "warning" : "note";
 }
 
+/* What tfuse adds to an error of clang's that nvcc does not give, so that
+ * the user knows the file is valid CUDA that tfuse cannot read. */
+static const char *clang_only_note(const char *msg) {
+  if (!strcmp(msg, "initialization is not supported for __shared__ variables"))
+    return " (nvcc accepts a __shared__ variable whose type's constructor or destructor is not empty, with a "
+           "warning, and runs neither; clang, tfuse's parser, rejects it, so tfuse cannot read this file)";
+  return "";
+}
+
 /* Forwards the compiler's errors in our format, each once (a header's
  * errors come from every input that includes it). */
 static int forward_diagnostics(Unit *u) {
@@ -1274,13 +1286,14 @@ static int forward_diagnostics(Unit *u) {
           again = !strcmp(said.items[j], key);
         if (!again) {
           vec_push(&said, (void *)key);
+          const char *note = clang_only_note(clang_getCString(msg));
           if (loc_in_main(im, loc, &off))
-            error_at(off, "%s", clang_getCString(msg));
+            error_at(off, "%s%s", clang_getCString(msg), note);
           else if (clang_getCString(fname))
-            fprintf(stderr, "%s:%u:%u: %s: %s\n", clang_getCString(fname), line, col, severity_name(sev),
-                    clang_getCString(msg));
+            fprintf(stderr, "%s:%u:%u: %s: %s%s\n", clang_getCString(fname), line, col, severity_name(sev),
+                    clang_getCString(msg), note);
           else
-            error_plain("%s", clang_getCString(msg));
+            error_plain("%s%s", clang_getCString(msg), note);
         }
         clang_disposeString(fname);
         clang_disposeString(msg);
@@ -1315,7 +1328,15 @@ static const char *error_code_sentence(enum CXErrorCode ec) {
  *   - the memory orders and scopes of nvcc's `__nv_atomic_*` builtins
  *     (enums of crt/device_functions.h, which clang's headers leave out)
  *     and declarations of the builtins, loose enough for any argument
- *     types (effects.c: stores through their pointers, or a fence). */
+ *     types (effects.c: stores through their pointers, or a fence);
+ *   - the cache-hinted loads and stores of sm_32_intrinsics.h that
+ *     clang's headers leave out (__ldca, __ldlu, __stcg, __stcs, __stwb),
+ *     as templates for every element and vector type (effects.c: loads,
+ *     stores through their pointers);
+ *   - the C and C++ headers nvcc's own headers include and clang's do
+ *     not: <new> (placement new in device code, crt/common_functions.h),
+ *     <time.h> (host clock(), time()), <math.h> (isfinite, isnan, isinf
+ *     of the global namespace on the host). */
 static const char nvcc_host_compat[] =
     "/* tfuse: what nvcc gives every file (parsed only) */\n"
     "#pragma once\n"
@@ -1335,6 +1356,14 @@ static const char nvcc_host_compat[] =
     "__device__ void __nv_atomic_thread_fence(int, int);\n"
     "#undef TFUSE_NV_ATOMIC_OP\n"
     "#undef TFUSE_NV_ATOMIC\n"
+    "template <class T> __device__ T __ldca(const T *);\n"
+    "template <class T> __device__ T __ldlu(const T *);\n"
+    "template <class T, class V> __device__ void __stcg(T *, V);\n"
+    "template <class T, class V> __device__ void __stcs(T *, V);\n"
+    "template <class T, class V> __device__ void __stwb(T *, V);\n"
+    "#include <new>\n"
+    "#include <time.h>\n"
+    "#include <math.h>\n"
     "#if !defined(__CUDA_ARCH__)\n"
     "#define TFUSE_MINMAX(R, A, B) \\\n"
     "  static inline __host__ R min(const A a, const B b) { return (R)a < (R)b ? (R)a : (R)b; } \\\n"
@@ -1416,10 +1445,46 @@ static const char *preamble_pch(CXIndex index, Vec *args) {
  * (macros.c) and the ranges #if skipped (unit_is_skipped). */
 #define PARSE_FLAGS (CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord)
 
+/* clang's resource folder, <libclang's folder>/clang/<major version> (the
+ * folder as the library was loaded, else with links resolved), or NULL
+ * when that has no include/cuda_wrappers.  libclang's driver derives the
+ * folder from the path of a clang program it does not have and misses it,
+ * and with it the CUDA wrappers of the C++ headers (<new>'s placement new
+ * for device code, <cmath>, <complex>) that clang's CUDA mode puts first
+ * on the include path; given -resource-dir, it finds them. */
+static const char *resource_dir(void) {
+  static char dir[PATH_MAX + 32];
+  static bool done;
+  if (done)
+    return dir[0] ? dir : NULL;
+  done = true;
+  /* dlsym, not &clang_createIndex: that may be tfuse's own PLT entry. */
+  void *addr = dlsym(RTLD_DEFAULT, "clang_createIndex");
+  Dl_info info;
+  if (!addr || !dladdr(addr, &info) || !info.dli_fname)
+    return NULL;
+  CXString v = clang_getClangVersion();
+  const char *ver = strstr(clang_getCString(v), "version ");
+  int major = ver ? atoi(ver + 8) : 0;
+  clang_disposeString(v);
+  char real[PATH_MAX];
+  const char *libs[] = {info.dli_fname, realpath(info.dli_fname, real)};
+  for (int i = 0; i < 2 && major > 0; i++) {
+    const char *slash = libs[i] ? strrchr(libs[i], '/') : NULL;
+    if (!slash)
+      continue;
+    snprintf(dir, sizeof dir, "%.*s/clang/%d", (int)(slash - libs[i]), libs[i], major);
+    if (access(arena_printf("%s/include/cuda_wrappers", dir), R_OK) == 0)
+      return dir;
+  }
+  dir[0] = 0;
+  return NULL;
+}
+
 /* The parser's command line for an input: CUDA host side as nvcc compiles
- * it, the input's compiler flags (its database entry's and the command
- * line's) with nvcc's include folders and macros (tool/flags.c), then the
- * host compat header. */
+ * it with clang's resource folder (resource_dir), the input's compiler
+ * flags (its database entry's and the command line's) with nvcc's include
+ * folders and macros (tool/flags.c), then the host compat header. */
 static void parser_args(const Input *in, const Options *opt, Vec *args) {
   vec_push(args, "-x");
   vec_push(args, "cuda");
@@ -1430,6 +1495,11 @@ static void parser_args(const Input *in, const Options *opt, Vec *args) {
   vec_push(args, "-Wno-unknown-cuda-version");
   vec_push(args, "-Wno-unknown-pragmas");
   vec_push(args, "-nogpulib"); /* no libdevice: the parse is host-side */
+  const char *res = resource_dir();
+  if (res) {
+    vec_push(args, "-resource-dir");
+    vec_push(args, (char *)res);
+  }
   flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, args);
   vec_push(args, "-include");
   vec_push(args, (char *)nvcc_host_compat_path());

@@ -289,7 +289,7 @@ if [ "$autosec" = 1 ]; then
 fi
 if [ "$autosec" = 1 ] && [ -z "$autonote" ]; then
   mkdir -p "$work/auto" "$work/runtime/src" "$work/runtime/include/tfuse"
-  cp "$root/runtime/src/tune.cpp" "$root/runtime/src/snapshot.h" "$work/runtime/src/"
+  cp "$root/runtime/src/tune.cpp" "$root/runtime/src/snapshot.h" "$root/runtime/src/wisdom.h" "$work/runtime/src/"
   cp "$root"/runtime/include/tfuse/*.h "$work/runtime/include/tfuse/"
   ajobs="$work/auto/jobs.txt"
   : >"$ajobs"
@@ -453,7 +453,7 @@ compile_auto() {
 export -f compile_auto
 if [ -f auto/jobs.txt ]; then
   if [ ! -e bin/tune.o ] || [ runtime/src/tune.cpp -nt bin/tune.o ] || [ runtime/src/snapshot.h -nt bin/tune.o ] ||
-     [ runtime/include/tfuse/tune.h -nt bin/tune.o ]; then
+     [ runtime/src/wisdom.h -nt bin/tune.o ] || [ runtime/include/tfuse/tune.h -nt bin/tune.o ]; then
     rm -f bin/tune.o
     "$NVCC" -O3 -c -o bin/tune.o runtime/src/tune.cpp >bin/tune.log 2>&1 || echo "run.sh: the tuning runtime did not compile (bin/tune.log)" >&2
   fi

@@ -20,16 +20,22 @@
  *     the user's -I/-isystem after nvcc's splitting of comma lists,
  *     -Xcompiler's -D/-I, and -include files other than cuda_runtime.h
  *     (clang's CUDA wrapper includes that one);
- *   - the cudafe++ line: the C++ dialect (`--c++17` -> -std=c++17).
+ *   - the cudafe++ line: the C++ dialect (`--c++17` -> -std=c++17) and
+ *     relocatable device code (`--device-c`, `--partial-link`: -rdc=true,
+ *     -dc, -dlto, -ewp) -> -fgpu-rdc, which device-side launches need.
  * Flags that only matter to code generation, linking or output
  * (-arch, -O3, -o, -c, -lcublas...) reach nvcc's dry run but leave no trace
  * on those lines, so they are dropped without a word.
+ * The host compiler that the host line names is asked for its search list
+ * (`HOSTCC -E -x c++ - -v`, cached as nvcc's answer is); its folders come
+ * last (-idirafter), for the headers only it has (gcc's omp.h).
  *
  * Without nvcc (or when nvcc rejects the flags) tfuse reads -I, -isystem,
- * -D, -U, -include and -std itself, and adds <cuda>/include/cccl.  A
- * clang/gcc command line (compilation database entries) is read the same
- * way, with nvcc's implicit include directories but not its macros: clang
- * compiles that file. */
+ * -D, -U, -include, -std and the relocatable-code flags itself, and adds
+ * <cuda>/include/cccl.  A clang/gcc command line (compilation database
+ * entries) is read the same way (-fgpu-rdc too), with nvcc's implicit
+ * include directories but not its macros or its host compiler's folders:
+ * clang compiles that file. */
 #include "tfuse.h"
 
 #include <errno.h>
@@ -82,6 +88,7 @@ typedef enum {
   F_PRE,    /* pre-included files: -include */
   F_MACRO,  /* -D, -U */
   F_STD,    /* -std */
+  F_RDC,    /* relocatable device code on or off (nvcc: for the dry run too) */
   F_RSP,    /* --options-file: more options, read from files */
   F_DROP,   /* output, input, phase and link options: not for the dry run either */
   F_PASS,   /* anything else nvcc knows: for the dry run (it may define macros) */
@@ -146,7 +153,12 @@ static const OptSpec nvcc_opts[] = {
     {"gpu-architecture", "arch", true, F_PASS, NULL},
     {"gpu-code", "code", true, F_PASS, NULL},
     {"generate-code", "gencode", true, F_PASS, NULL},
-    {"relocatable-device-code", "rdc", true, F_PASS, NULL},
+    {"relocatable-device-code", "rdc", true, F_RDC, NULL},
+    {"device-c", "dc", false, F_RDC, "-fgpu-rdc"},
+    {"device-w", "dw", false, F_RDC, "-fno-gpu-rdc"},
+    {"dlink-time-opt", "dlto", false, F_RDC, "-fgpu-rdc"},
+    {"lto", NULL, false, F_RDC, "-fgpu-rdc"},
+    {"extensible-whole-program", "ewp", false, F_RDC, "-fgpu-rdc"},
     {"entries", "e", true, F_PASS, NULL},
     {"maxrregcount", NULL, true, F_PASS, NULL},
     {"ftz", NULL, true, F_PASS, NULL},
@@ -167,8 +179,6 @@ static const OptSpec nvcc_opts[] = {
     {"sanitize", NULL, true, F_PASS, NULL},
     /* Phases and outputs without a value. */
     {"compile", "c", false, F_DROP, NULL},
-    {"device-c", "dc", false, F_DROP, NULL},
-    {"device-w", "dw", false, F_DROP, NULL},
     {"device-link", "dlink", false, F_DROP, NULL},
     {"link", NULL, false, F_DROP, NULL},
     {"lib", NULL, false, F_DROP, NULL},
@@ -195,7 +205,6 @@ static const OptSpec nvcc_opts[] = {
     {"list-gpu-code", "code-ls", false, F_DROP, NULL},
     {"list-gpu-arch", "arch-ls", false, F_DROP, NULL},
     {"generate-line-info", "lineinfo", false, F_PASS, NULL},
-    {"lto", NULL, false, F_PASS, NULL},
 };
 
 /* clang's and gcc's: what tfuse reads, and the options whose value is the
@@ -210,6 +219,8 @@ static const OptSpec clang_opts[] = {
     {"D", NULL, true, F_MACRO, "-D"},
     {"U", NULL, true, F_MACRO, "-U"},
     {"std", NULL, true, F_STD, NULL},
+    {"fgpu-rdc", NULL, false, F_RDC, "-fgpu-rdc"},
+    {"fno-gpu-rdc", NULL, false, F_RDC, "-fno-gpu-rdc"},
     {"o", NULL, true, F_DROP, NULL},
     {"x", NULL, true, F_DROP, NULL},
     {"MF", NULL, true, F_DROP, NULL},
@@ -511,22 +522,26 @@ static char *dryrun_answer(const char *nvcc, Vec *flags) {
   return r;
 }
 
-/* The dry run's answer, from the cache when nvcc has not changed. */
-static char *nvcc_answer(const char *nvcc, Vec *flags) {
+/* An answer of `prog` (asked by `ask` with `words`), from the cache when
+ * the program has not changed: the cache file is named by `kind` and a
+ * hash of the program's real path, size and mtime, the environment
+ * variables `env` and the words.  An answer is "ok\n..." or "fail\n...";
+ * NULL: the program did not run. */
+static char *cached_answer(const char *prog, const char *kind, const char *const *env, size_t nenv, Vec *words,
+                           char *(*ask)(const char *prog, Vec *words)) {
   struct stat st;
-  if (stat(nvcc, &st) != 0 || access(nvcc, X_OK) != 0)
+  if (stat(prog, &st) != 0 || access(prog, X_OK) != 0)
     return NULL;
   char real[PATH_MAX];
-  size_t h = str_hash(realpath(nvcc, real) ? real : nvcc);
+  size_t h = str_hash(realpath(prog, real) ? real : prog);
   h = h * 31 + (size_t)st.st_mtime;
   h = h * 31 + (size_t)st.st_size;
-  const char *env[] = {"NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "NVCC_CCBIN"};
-  for (size_t i = 0; i < sizeof env / sizeof *env; i++)
+  for (size_t i = 0; i < nenv; i++)
     h = h * 31 + str_hash(getenv(env[i]) ? getenv(env[i]) : "");
-  for (int i = 0; i < flags->len; i++)
-    h = h * 31 + str_hash(flags->items[i]);
+  for (int i = 0; i < words->len; i++)
+    h = h * 31 + str_hash(words->items[i]);
   const char *dir = cache_dir();
-  const char *path = dir ? arena_printf("%s/nvcc-%016zx.txt", dir, h) : NULL;
+  const char *path = dir ? arena_printf("%s/%s-%016zx.txt", dir, kind, h) : NULL;
   if (path) {
     FILE *f = fopen(path, "rb");
     if (f) {
@@ -542,7 +557,7 @@ static char *nvcc_answer(const char *nvcc, Vec *flags) {
         return r;
     }
   }
-  char *r = dryrun_answer(nvcc, flags);
+  char *r = ask(prog, words);
   if (r && path) {
     const char *tmp = arena_printf("%s.%d.tmp", path, (int)getpid());
     FILE *f = fopen(tmp, "wb");
@@ -553,6 +568,59 @@ static char *nvcc_answer(const char *nvcc, Vec *flags) {
       unlink(tmp);
   }
   return r;
+}
+
+/* The dry run's answer, from the cache when nvcc has not changed. */
+static char *nvcc_answer(const char *nvcc, Vec *flags) {
+  static const char *const env[] = {"NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "NVCC_CCBIN"};
+  return cached_answer(nvcc, "nvcc", env, sizeof env / sizeof *env, flags, dryrun_answer);
+}
+
+/* ---- asking the host compiler ---- */
+
+/* The host compiler's #include <...> search list (`HOSTCC -E -x c++ - -v`),
+ * "ok\n" and one folder a line, real paths; "fail\n" when it has none. */
+static char *search_list_answer(const char *cc, Vec *words) {
+  (void)words;
+  char *argv[] = {(char *)cc, "-E", "-x", "c++", "-", "-v", NULL};
+  int status;
+  char *text = run_capture(argv, &status);
+  if (!text || status < 0 || status == 127)
+    return NULL;
+  Buf b = {0};
+  buf_printf(&b, "ok\n");
+  const char *l = strstr(text, "#include <...> search starts here:");
+  bool any = false;
+  /* l: the end of a line; the folders are the lines that start with ' '. */
+  for (l = l ? strchr(l, '\n') : NULL; l && l[1] == ' ';) {
+    l += 2;
+    size_t len = strcspn(l, "\n");
+    char real[PATH_MAX];
+    if (realpath(arena_strndup(l, len), real)) {
+      buf_printf(&b, "%s\n", real);
+      any = true;
+    }
+    l = l[len] ? l + len : NULL;
+  }
+  char *r = arena_strdup(any && status == 0 ? b.data : "fail\n");
+  buf_free(&b);
+  return r;
+}
+
+/* The program a command names: itself when it has a slash, else the first
+ * executable of that name on PATH; NULL if none. */
+static const char *find_program(const char *name) {
+  if (strchr(name, '/'))
+    return name;
+  const char *path = getenv("PATH");
+  for (const char *p = path; p && *p;) {
+    size_t n = strcspn(p, ":");
+    const char *cand = arena_printf("%.*s/%s", (int)n, n ? p : ".", name);
+    if (access(cand, X_OK) == 0)
+      return cand;
+    p += n + (p[n] == ':');
+  }
+  return NULL;
 }
 
 /* ---- the parser's arguments ---- */
@@ -650,11 +718,15 @@ static void args_from_answer(const char *answer, const char *cuda_inc, bool macr
     Vec words = {0};
     shell_words(line + 3, &words);
     if (strstr(line, "cudafe++ ")) {
-      for (int i = 0; i < words.len; i++)
-        if (!strncmp(words.items[i], "--c++", 5)) {
-          vec_push(out, arena_printf("-std=%s", (char *)words.items[i] + 2));
-          break;
-        }
+      bool rdc = false;
+      for (int i = 0; i < words.len; i++) {
+        const char *w = words.items[i];
+        if (!strncmp(w, "--c++", 5))
+          vec_push(out, arena_printf("-std=%s", w + 2));
+        rdc |= !strcmp(w, "--device-c") || !strcmp(w, "--partial-link");
+      }
+      if (rdc)
+        vec_push(out, "-fgpu-rdc");
       vec_free(&words);
       continue;
     }
@@ -695,8 +767,11 @@ static void args_from_answer(const char *answer, const char *cuda_inc, bool macr
   vec_free(&implicit);
 }
 
-/* What tfuse reads itself: -I, -isystem, -D, -U, -include, -std. */
+/* What tfuse reads itself: -I, -isystem, -D, -U, -include, -std, and
+ * whether device code is relocatable (the last of -rdc, -dc, -dw, -dlto,
+ * -ewp; clang's -fgpu-rdc, -fno-gpu-rdc). */
 static void args_from_flags(Vec *flags, const char *cuda_inc, Vec *out) {
+  bool rdc = false;
   for (int i = 0; i < flags->len; i++) {
     Flag *f = flags->items[i];
     if (!f->spec)
@@ -709,9 +784,12 @@ static void args_from_flags(Vec *flags, const char *cuda_inc, Vec *out) {
       break;
     case F_MACRO: vec_push(out, arena_printf("%s%s", f->spec->clang, f->value)); break;
     case F_STD: vec_push(out, arena_printf("-std=%s", f->value)); break;
+    case F_RDC: rdc = f->spec->clang ? !strcmp(f->spec->clang, "-fgpu-rdc") : !strcmp(f->value, "true"); break;
     default: break;
     }
   }
+  if (rdc)
+    vec_push(out, "-fgpu-rdc");
 }
 
 /* CUDA 13's CCCL folder, as nvcc adds it, when nvcc cannot be asked. */
@@ -720,6 +798,40 @@ static void fallback_dirs(const char *cuda_path, Vec *out) {
   if (access(cccl, R_OK) == 0) {
     vec_push(out, "-isystem");
     vec_push(out, (void *)cccl);
+  }
+}
+
+/* The folders of nvcc's host compiler (the first word of the host line)
+ * that clang does not search, such as gcc's own include folder with
+ * omp.h: each folder of its search list as -idirafter, so that clang's
+ * own headers come first and it drops the folders it searches already. */
+static void host_compiler_dirs(const char *answer, Vec *out) {
+  static const char *const env[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH", "GCC_EXEC_PREFIX"};
+  const char *hostcc = NULL;
+  for (const char *l = answer; l && *l && !hostcc;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    char *line = arena_strndup(l, len);
+    l = nl ? nl + 1 : NULL;
+    if (strncmp(line, "#$ ", 3) || !strncmp(line, "#$ INCLUDES=", 12) || !strncmp(line, "#$ SYSTEM_INCLUDES=", 19) ||
+        strstr(line, "cudafe++ "))
+      continue;
+    Vec words = {0};
+    shell_words(line + 3, &words);
+    if (words.len)
+      hostcc = find_program(words.items[0]);
+    vec_free(&words);
+  }
+  Vec none = {0};
+  const char *list = hostcc ? cached_answer(hostcc, "hostcc", env, sizeof env / sizeof *env, &none, search_list_answer)
+                            : NULL;
+  if (!list || strncmp(list, "ok\n", 3))
+    return;
+  for (const char *l = list + 3; *l;) {
+    size_t len = strcspn(l, "\n");
+    vec_push(out, "-idirafter");
+    vec_push(out, arena_strndup(l, len));
+    l += len + (l[len] == '\n');
   }
 }
 
@@ -744,6 +856,8 @@ void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out)
     args_from_answer(answer, cuda_inc, cc == CC_NVCC, out);
     if (cc == CC_CLANG)
       args_from_flags(flags, cuda_inc, out);
+    else
+      host_compiler_dirs(answer, out);
     vec_free(&dry);
     return;
   }
@@ -760,11 +874,14 @@ void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out)
     buf_free(&b);
     answer = nvcc_answer(nvcc, &none);
   }
-  if (answer && !strncmp(answer, "ok\n", 3))
+  bool asked = answer && !strncmp(answer, "ok\n", 3);
+  if (asked)
     args_from_answer(answer, cuda_inc, cc == CC_NVCC, out);
   else
     fallback_dirs(cuda_path, out);
   args_from_flags(flags, cuda_inc, out);
+  if (asked && cc == CC_NVCC)
+    host_compiler_dirs(answer, out);
   vec_free(&dry);
 }
 

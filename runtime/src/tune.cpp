@@ -24,9 +24,10 @@
  *     gate (below), the median counting.  Memory is restored before every
  *     run.  The fastest remaining candidate wins (the original on a tie),
  *     memory is restored, and the caller runs the winner for real.
- *     The decision is added to the wisdom file: read again, merged, written
- *     to a temporary file beside it and renamed over it, so concurrent
- *     programs leave a whole file.
+ *     The decision is added to the wisdom file (wisdom.h): under a lock
+ *     on a file beside it, read again, merged, written to a temporary file
+ *     beside it and renamed over it, so concurrent programs keep every
+ *     decision and leave a whole file.
  * A launch with an empty grid or block is not tuned (each candidate would
  * fail as the original does): the original runs and reports the error.
  * Tuning does not happen, and the wisdom entry or else the original runs,
@@ -56,12 +57,10 @@
  * candidates, median times, speedups over the original and the winner, or
  * the wisdom entry used; warnings always.
  *
- * Wisdom file: a first line "tfuse-wisdom 1", then one line per key, tab
- * separated: kernel, hash, grid "x,y,z", block "x,y,z", dynamic shared
- * bytes, device name, SM count, the winner's label ("block.x:4"), its
- * median ms and the original's. */
+ * The wisdom file's format and its lock: runtime/src/wisdom.h. */
 #include "../include/tfuse/tune.h"
 #include "snapshot.h"
+#include "wisdom.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -75,18 +74,13 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 using tfuse_snap::env_flag;
 
 namespace {
 
-struct Decision {
-  std::string label;
-  double ms, orig_ms;
-};
+using tfuse_wisdom::Decision;
 
 std::mutex g_lock;
 bool g_started;
@@ -108,103 +102,11 @@ void say_once(const std::string &what, const char *fmt, const char *a, const cha
   std::fputc('\n', stderr);
 }
 
-std::string default_wisdom_path() {
-  const char *x = std::getenv("XDG_CACHE_HOME");
-  if (x && x[0])
-    return std::string(x) + "/tfuse/wisdom";
-  const char *h = std::getenv("HOME");
-  return std::string(h && h[0] ? h : ".") + "/.cache/tfuse/wisdom";
-}
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  for (;;) {
-    size_t e = s.find(sep, b);
-    out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
-    if (e == std::string::npos)
-      return out;
-    b = e + 1;
-  }
-}
-
-/* Reads the wisdom file into m; false (m empty) if it is not one. */
-bool read_wisdom(std::map<std::string, Decision> &m, bool warn) {
-  m.clear();
-  FILE *f = std::fopen(g_wisdom_path.c_str(), "rb");
-  if (!f)
-    return true; /* none yet */
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    text.append(buf, n);
-  std::fclose(f);
-  std::vector<std::string> lines = split(text, '\n');
-  bool ok = !lines.empty() && lines[0] == "tfuse-wisdom 1";
-  for (size_t i = 1; ok && i < lines.size(); i++) {
-    if (lines[i].empty())
-      continue;
-    std::vector<std::string> fl = split(lines[i], '\t');
-    char *end1 = 0, *end2 = 0;
-    if (fl.size() != 10) {
-      ok = false;
-      break;
-    }
-    Decision d;
-    d.label = fl[7];
-    d.ms = std::strtod(fl[8].c_str(), &end1);
-    d.orig_ms = std::strtod(fl[9].c_str(), &end2);
-    ok = !d.label.empty() && *end1 == 0 && *end2 == 0;
-    std::string key = fl[0];
-    for (int j = 1; j < 7; j++)
-      key += "\t" + fl[j];
-    m[key] = d;
-  }
-  if (!ok) {
-    m.clear();
-    if (warn)
-      std::fprintf(stderr, "tfuse-tune: warning: ignoring the wisdom file '%s': it is not a tfuse wisdom file "
-                           "(or is damaged); it will be rewritten\n", g_wisdom_path.c_str());
-  }
-  return ok;
-}
-
-void make_dirs(const std::string &path) {
-  for (size_t i = 1; i < path.size(); i++)
-    if (path[i] == '/')
-      mkdir(path.substr(0, i).c_str(), 0755);
-}
-
-/* Adds one decision to the file: read, merge, write beside, rename. */
+/* Adds one decision to the file. */
 void save_wisdom(const std::string &key, const Decision &d) {
-  std::map<std::string, Decision> m;
-  read_wisdom(m, false);
-  m[key] = d;
-  make_dirs(g_wisdom_path);
-  std::string tmp = g_wisdom_path + ".tmp-XXXXXX";
-  std::vector<char> name(tmp.begin(), tmp.end());
-  name.push_back(0);
-  int fd = mkstemp(name.data());
-  FILE *f = fd >= 0 ? fdopen(fd, "wb") : 0;
-  if (!f) {
-    if (fd >= 0)
-      close(fd);
-    say_once("save", "warning: cannot write the wisdom file beside '%s'%s; decisions are not kept",
-             g_wisdom_path.c_str(), "");
-    return;
-  }
-  std::fprintf(f, "tfuse-wisdom 1\n");
-  for (std::map<std::string, Decision>::const_iterator it = m.begin(); it != m.end(); ++it)
-    std::fprintf(f, "%s\t%s\t%.6f\t%.6f\n", it->first.c_str(), it->second.label.c_str(), it->second.ms,
-                 it->second.orig_ms);
-  bool ok = std::fclose(f) == 0;
-  chmod(name.data(), 0644);
-  if (!ok || std::rename(name.data(), g_wisdom_path.c_str()) != 0) {
-    unlink(name.data());
-    say_once("save", "warning: cannot replace the wisdom file '%s'%s; decisions are not kept",
-             g_wisdom_path.c_str(), "");
-  }
+  std::string why;
+  if (!tfuse_wisdom::save(g_wisdom_path, key, d, &why))
+    say_once("save", "warning: %s%s; decisions are not kept", why.c_str(), "");
 }
 
 void start_once() {
@@ -219,8 +121,10 @@ void start_once() {
     g_runs = std::atoi(r);
   tfuse_snap::read_ulp("tfuse-tune", &g_ulp_on, &g_ulp);
   const char *w = std::getenv("TFUSE_WISDOM");
-  g_wisdom_path = w && w[0] ? w : default_wisdom_path();
-  read_wisdom(g_wisdom, true);
+  g_wisdom_path = w && w[0] ? w : tfuse_wisdom::default_path();
+  if (!tfuse_wisdom::read(g_wisdom_path, g_wisdom))
+    std::fprintf(stderr, "tfuse-tune: warning: ignoring the wisdom file '%s': it is not a tfuse wisdom file "
+                         "(or is damaged); it will be rewritten\n", g_wisdom_path.c_str());
 }
 
 /* The kernel as the key and the messages name it: with the instantiation

@@ -71,8 +71,8 @@ CUDA_ERROR_RE = re.compile(r"(?i)cuda error|cudaError|illegal memory access|unsp
                            r"misaligned address|illegal address|device-side assert|an illegal instruction")
 
 
-TUNE_FILES = ["runtime/src/tune.cpp", "runtime/src/snapshot.h", "runtime/include/tfuse/tune.h",
-              "runtime/include/tfuse/check.h", "runtime/include/tfuse/prelude.h"]
+TUNE_FILES = ["runtime/src/tune.cpp", "runtime/src/snapshot.h", "runtime/src/wisdom.h",
+              "runtime/include/tfuse/tune.h", "runtime/include/tfuse/check.h", "runtime/include/tfuse/prelude.h"]
 TUNE_TABLE_RE = re.compile(r"^tfuse-tune: kernel '([^']*)' at (\S+), grid \(([0-9,]+)\) block \(([0-9,]+)\) "
                            r"smem ([0-9]+), .* \([0-9]+ SMs\)(:?)(.*)$")
 TUNE_CHOSE_RE = re.compile(r"^tfuse-tune:   chose (\S+); tuning took ([0-9.]+) ms and ([0-9]+) launches")
