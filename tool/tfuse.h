@@ -720,6 +720,10 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts);
  * its body.  A use that launches k only in its arguments does not count:
  * launch.c rewrites that launch in place. */
 bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at);
+/* The name of a macro used in [b, e) (its name there) whose expansion does
+ * not stay inside an expression (a `;`, a brace, a top-level `,`), or NULL:
+ * wrapping that text in a guard would not wrap an expression. */
+const char *macro_escaping_expression(Unit *u, unsigned b, unsigned e);
 
 /* ===================== passes/variants.c ===================== */
 
