@@ -541,7 +541,7 @@ struct Kernel {
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
-  int pointer_launches;  /* launch.c: launches through pointers dispatching to it */
+  int indirect_launches; /* launch.c: launches through pointers dispatching to it, or the runtime's launch functions */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */
