@@ -599,10 +599,22 @@ typedef struct {
 } ApiCall;
 
 /* Where a use of k's name is spelled (for a caret): inside a macro's
- * argument the node's extent is the whole invocation. */
+ * argument the node's extent is the whole invocation, and a name in a
+ * macro's body is at the innermost use of a macro whose body names it. */
 static unsigned use_at(const Unit *u, const Node *n, const Kernel *k) {
   size_t nl = strlen(k->sym->name);
-  return n->loc + nl <= u->src->len && !strncmp(u->src->text + n->loc, k->sym->name, nl) ? n->loc : n->begin;
+  if (n->loc + nl <= u->src->len && !strncmp(u->src->text + n->loc, k->sym->name, nl))
+    return n->loc;
+  unsigned at = n->begin;
+  for (int i = 0; i < u->macro_uses.len; i++) {
+    const MacroUse *mu = u->macro_uses.items[i];
+    if (mu->begin < at || mu->begin >= n->end || !mu->macro)
+      continue;
+    for (int b = 0; b < mu->macro->nbody; b++)
+      if (!strcmp(mu->macro->body[b], k->sym->name))
+        at = mu->begin;
+  }
+  return at;
 }
 
 static Span trimmed(const Source *src, Span s) {
