@@ -630,8 +630,9 @@ static Span trimmed(const Source *src, Span s) {
 static ApiCall api_call_of(const Unit *u, Node *n, const Kernel *k) {
   ApiCall c = {0};
   Node *a = n, *p = n->parent;
+  /* In a host template, `k<T>` is a dependent reference around the name. */
   while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || p->kind == N_CAST ||
-               (p->kind == N_UNOP && p->op == OP_ADDR))) {
+               (p->kind == N_UNOP && p->op == OP_ADDR) || (p->kind == N_DECL_REF && n->kind == N_OTHER))) {
     a = p;
     p = p->parent;
   }
@@ -931,13 +932,43 @@ typedef struct {
   Vec calls; /* Node*: calls of kernel_apis rewritten (a macro that expands its argument twice: once) */
 } Uses;
 
+/* A dependent name (candidates n->cand) in a host template: whether every
+ * instantiation names k, i.e. every candidate is k's template and k has no
+ * explicit specialization the instantiation might pick instead. */
+static bool only_kernel(const Unit *u, const Node *n, const Kernel *k) {
+  for (int i = 0; i < n->ncand; i++)
+    if (n->cand[i] != k->sym)
+      return false;
+  for (int i = 0; i < u->functions.len; i++)
+    if (((Node *)u->functions.items[i])->sym->spec_of == k->sym)
+      return false;
+  return true;
+}
+
+/* Whether n names k: a reference to it, or in a host template a name
+ * whose candidates include it (`k<T>`: clang resolves it per instantiation). */
+static bool names_kernel(const Node *n, const Kernel *k) {
+  if (n->kind == N_DECL_REF)
+    return n->sym == k->sym;
+  for (int i = 0; i < n->ncand && n->kind == N_OTHER; i++)
+    if (n->cand[i] == k->sym)
+      return true;
+  return false;
+}
+
 /* One use of k's name, not the callee of a launch; false after a located error. */
 static bool other_use(Uses *x, Node *n, Kernel *k) {
   Unit *u = x->u;
   unsigned at = use_at(u, n, k);
-  if (x->pointers && k->p.factor != FACTOR_AUTO && !n->in_macro && is_address_use(n) && at == n->loc) {
+  if (x->pointers && k->p.factor != FACTOR_AUTO && n->kind == N_DECL_REF && !n->in_macro && is_address_use(n) &&
+      at == n->loc) {
     vec_push(&k->address_uses, n);
     return true;
+  }
+  if (n->kind == N_OTHER && !only_kernel(u, n, k)) {
+    error_at(at, "'%s' may be named here, in a host template, where an instantiation may also name another function "
+                 "(an overload, an explicit specialization); tfuse refuses to coarsen the kernel", k->sym->name);
+    return false;
   }
   ApiCall c = api_call_of(u, n, k);
   if (c.api && c.e) {
@@ -970,10 +1001,10 @@ static bool other_use(Uses *x, Node *n, Kernel *k) {
  * (pointer_dispatch).  Every error names the kernel, at its name. */
 static bool check_other_uses(Uses *x, Node *n) {
   bool ok = true;
-  if (n->kind == N_DECL_REF)
+  if (n->kind == N_DECL_REF || n->ncand > 0)
     for (int j = 0; j < x->kernels->len; j++) {
       Kernel *k = x->kernels->items[j];
-      if (n->sym == k->sym && k->p.factor != 1) /* -factor auto (0) too: its variants are renamed */
+      if (names_kernel(n, k) && k->p.factor != 1) /* -factor auto (0) too: its variants are renamed */
         ok &= other_use(x, n, k);
     }
   /* The callee of a launch (kid 0) is the one use that is rewritten. */
@@ -1252,15 +1283,7 @@ static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
 static bool launches_kernel(Unit *u, const Node *call, const Kernel *k) {
   if (call->sym)
     return call->sym == k->sym;
-  if (call->ncand == 0)
-    return false;
-  for (int i = 0; i < call->ncand; i++)
-    if (call->cand[i] != k->sym)
-      return false;
-  for (int i = 0; i < u->functions.len; i++)
-    if (((Node *)u->functions.items[i])->sym->spec_of == k->sym)
-      return false;
-  return true;
+  return call->ncand > 0 && only_kernel(u, call, k);
 }
 
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
