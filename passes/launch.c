@@ -26,6 +26,17 @@
  *       k<<<new grid, new block>>>(out, x);
  *     } }
  * Arguments with side effects are evaluated once, into `auto` locals.
+ *
+ * Every other use of a coarsened kernel's name is a function pointer's
+ * value (the original is kept, and launches through pointers dispatch on
+ * it), a kernel argument of the runtime's functions (cudaFuncGetAttributes,
+ * cudaFuncSetAttribute, the occupancy calculators, cudaLaunchKernel,
+ * cudaLaunchCooperativeKernel, cudaLaunchKernelEx: rewritten so that they
+ * describe and launch the logical kernel, see kernel_apis), or an error at
+ * the name, naming the kernel.  Each check and each error is about the
+ * kernels in `kernels` alone, and nothing is left from an earlier call, so
+ * the driver may call this with one kernel to learn whether its launches
+ * can be rewritten, and again with the kernels that can.
  */
 #include "tfuse.h"
 
