@@ -619,7 +619,7 @@ static unsigned use_at(const Unit *u, const Node *n, const Kernel *k) {
   unsigned at = n->begin;
   for (int i = 0; i < u->macro_uses.len; i++) {
     const MacroUse *mu = u->macro_uses.items[i];
-    if (mu->begin < at || mu->begin >= n->end || !mu->macro)
+    if (mu->begin < at || mu->begin >= n->end)
       continue;
     for (int b = 0; b < mu->macro->nbody; b++)
       if (!strcmp(mu->macro->body[b], k->sym->name))
@@ -676,8 +676,7 @@ static ApiCall api_call_of(const Unit *u, Node *n, const Kernel *k) {
     c.args[i] = trimmed(src, parts[i]);
   /* The kernel's name must lie in the kernel argument's text. */
   unsigned at = use_at(u, n, k);
-  Span ka = c.args[c.api->kernel_arg];
-  if (c.api->kernel_arg >= c.nargs || at < ka.b || at >= ka.e)
+  if (c.api->kernel_arg >= c.nargs || at < c.args[c.api->kernel_arg].b || at >= c.args[c.api->kernel_arg].e)
     return c;
   c.b = b;
   c.e = e;
@@ -733,8 +732,13 @@ static void replace_call(EditList *el, const ApiCall *c, const char *body) {
 static bool launch_api_block(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
   Node *params[64];
   int npar = kernel_params(k, params, 64);
-  if (npar >= 64 || (npar > 0 && params[npar - 1]->sym && strstr(params[npar - 1]->sym->name, "..."))) {
-    error_at(at, "tfuse cannot count the arguments of '%s' for this %s", k->sym->name, c->api->name);
+  /* A parameter pack (`T... rest`) has as many arguments as an instantiation. */
+  bool pack = false;
+  for (unsigned i = npar > 0 ? params[npar - 1]->begin : 0; npar > 0 && i + 3 <= params[npar - 1]->end && !pack; i++)
+    pack = !strncmp(u->src->text + i, "...", 3);
+  if (npar >= 64 || pack) {
+    error_at(at, "tfuse cannot count the arguments of '%s' (a parameter pack) to pass the grid extent first in this "
+                 "%s; tfuse refuses to coarsen the kernel", k->sym->name, c->api->name);
     return false;
   }
   Buf b = {0}, ext = {0};
@@ -856,8 +860,10 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
                                      1024 / K * K));
     return true;
   case API_SET_ATTRIBUTE: {
-    if (!block || c->nargs != 3)
-      return c->nargs == 3 || !block;
+    if (!block)
+      return true;
+    if (c->nargs != 3)
+      break;
     const char *attr = attribute_name(u, c);
     if (!strcmp(attr, "MaxDynamicSharedMemorySize")) {
       if (k->dyn_shared)
