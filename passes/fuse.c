@@ -1182,6 +1182,14 @@ static bool guard_init_refused(Fuse *F, Node *var, const char *why) {
   return false;
 }
 
+/* Why n's text cannot be wrapped (`g ? (text) : 0`, TFUSE_GUARD(g, text)):
+ * a macro used in it expands past the expression (macros.c expands such
+ * uses where it can); NULL if it can. */
+static const char *wrap_refusal(Fuse *F, const Node *n) {
+  const char *m = macro_escaping_expression(F->u, n->begin, n->end);
+  return m ? arena_printf("the expansion of macro '%s' does not stay inside the expression", m) : NULL;
+}
+
 /* The elements of a braced list, each guarded where it needs a guard. */
 static bool guard_list(Fuse *F, Node *var, Node *list, const char *g, const Ctx *ctx, Vec *extra) {
   for (int i = 0; i < list->nkid; i++) {
@@ -1196,6 +1204,9 @@ static bool guard_list(Fuse *F, Node *var, Node *list, const char *g, const Ctx 
     Facts f = facts_of(F, el);
     if (!facts_need_guard(F, &f, ctx))
       continue;
+    const char *why = wrap_refusal(F, el);
+    if (why)
+      return guard_init_refused(F, var, why);
     if (!text_is_operand(F->src, el, "{,", ",}"))
       return guard_init_refused(F, var, "an element of its braced list is not separate in the text");
     guard_text(el->begin, el->end, g, extra);
@@ -1223,6 +1234,9 @@ static bool guard_ctor_args(Fuse *F, Node *var, Node *call, const char *g, const
       continue;
     if (!call->sym || (pos < 32 && (call->sym->ref_params >> pos) & 1u) || pos >= 32)
       return guard_init_refused(F, var, "a constructor argument binds to a non-const reference");
+    const char *why = wrap_refusal(F, arg);
+    if (why)
+      return guard_init_refused(F, var, why);
     if (!text_is_operand(F->src, arg, "(,", ",)"))
       return guard_init_refused(F, var, "a constructor argument is not separate in the text");
     guard_text(arg->begin, arg->end, g, extra);
@@ -1258,6 +1272,9 @@ static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *e
     return guard_ctor_args(F, var, bare, g, ctx, extra);
   if (bare->kind == N_CALL && (bare->sym ? bare->sym->is_ctor : call_is_construct(bare)) && written_call(bare))
     return guard_ctor_args(F, var, bare, g, ctx, extra); /* `T v = T(args)`: T may have no zero */
+  const char *why = wrap_refusal(F, init);
+  if (why)
+    return guard_init_refused(F, var, why);
   if (!text_is_operand(F->src, init, "=(", ";,)"))
     return guard_init_refused(F, var, "tfuse cannot find its text");
   guard_text(init->begin, init->end, g, extra);
@@ -1476,7 +1493,8 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
     return false;
   Node *e1 = as_written(a->kid[1]), *e2 = as_written(b->kid[1]);
   if (!same_text(F->src, a->kid[0], b->kid[0]) || node_has_side_effects(a->kid[0]) || node_has_side_effects(s->cond) ||
-      !e1->type_arith || e1->type_arith != e2->type_arith || node_has_side_effects(e1) || node_has_side_effects(e2))
+      !e1->type_arith || e1->type_arith != e2->type_arith || node_has_side_effects(e1) || node_has_side_effects(e2) ||
+      wrap_refusal(F, e1) || wrap_refusal(F, e2))
     return false;
   const char *indent = indent_of(F, s);
   Facts f = facts_of(F, s);
@@ -1605,7 +1623,7 @@ static bool emit_replica_store(Fuse *F, Node *s, Ctx *ctx, unsigned m) {
       node_has_side_effects(lhs) || sym_dims(F, base->sym) != m)
     return false;
   Node *rhs = n->kid[1];
-  if (!rhs->type_arith && !as_written(rhs)->type_arith)
+  if ((!rhs->type_arith && !as_written(rhs)->type_arith) || wrap_refusal(F, rhs))
     return false;
   const char *indent = indent_of(F, s);
   for (int i = 0; i < ngroups(F, m); i++) {

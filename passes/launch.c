@@ -26,6 +26,17 @@
  *       k<<<new grid, new block>>>(out, x);
  *     } }
  * Arguments with side effects are evaluated once, into `auto` locals.
+ *
+ * Every other use of a coarsened kernel's name is a function pointer's
+ * value (the original is kept, and launches through pointers dispatch on
+ * it), a kernel argument of the runtime's functions (cudaFuncGetAttributes,
+ * cudaFuncSetAttribute, the occupancy calculators, cudaLaunchKernel,
+ * cudaLaunchCooperativeKernel, cudaLaunchKernelEx: rewritten so that they
+ * describe and launch the logical kernel, see kernel_apis), or an error at
+ * the name, naming the kernel.  Each check and each error is about the
+ * kernels in `kernels` alone, and nothing is left from an earlier call, so
+ * the driver may call this with one kernel to learn whether its launches
+ * can be rewritten, and again with the kernels that can.
  */
 #include "tfuse.h"
 
@@ -435,6 +446,17 @@ static int launch_parts(Unit *u, Node *call, Kernel *k, unsigned *cbp, unsigned 
   return np;
 }
 
+/* The arguments' text of a launch whose `>>>` is at ce; their number. */
+static int launch_arg_texts(Unit *u, Node *call, unsigned ce, Span *out, int max) {
+  const Source *src = u->src;
+  unsigned lp = ce + 3;
+  while (lp < call->end && src->text[lp] != '(')
+    lp++;
+  if (lp >= call->end || source_skip_space(src, lp + 1) >= call->end - 1)
+    return 0;
+  return split_config(src, lp + 1, call->end - 1, out, max);
+}
+
 static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
   const Source *src = u->src;
   if (!locate_launch_text(u, call, k)) {
@@ -504,33 +526,517 @@ static bool is_address_use(const Node *n) {
   return p->kind == N_BINOP && (p->op == OP_EQ || p->op == OP_NE);
 }
 
-/* Any use of a kernel's name other than as the callee of a launch (taking
- * its address for cudaLaunchKernel, say) would escape the rescaling.  With
- * `pointers`, a use that stores or compares a function pointer
- * (is_address_use) is recorded in Kernel.address_uses instead: it will
- * name the original kernel, kept in the output, and launches through
- * pointers dispatch on it (pointer_dispatch). */
-static bool check_other_uses(Unit *u, Node *n, Vec *kernels, bool pointers) {
-  bool ok = true;
+/* ---- the runtime's functions that take a kernel ----
+ *
+ * What each means for the logical kernel, and what tfuse makes of it
+ * (K: the factor, the product of the factors with several dimensions):
+ * - cudaFuncSetCacheConfig, cudaFuncSetSharedMemConfig: hints about the
+ *   kernel that runs, the coarsened one: as written.
+ * - cudaFuncGetAttributes: block mode keeps each block's threads, so the
+ *   coarsened kernel's maxThreadsPerBlock is the largest logical block a
+ *   launch may use, and its static shared size with the launch's dynamic
+ *   size is what a launch gets: as written.  Not where the kernel's dynamic
+ *   shared memory is divided among the logical blocks (a size derived from
+ *   sharedSizeBytes would not fit K times): refused.  Thread mode: a launch
+ *   divides the block by K, so maxThreadsPerBlock is the coarsened kernel's
+ *   times K, at most 1024 (a logical block the original could have run):
+ *     [&]() -> cudaError_t { cudaFuncAttributes *__tf_fa = (&a);
+ *       const cudaError_t __tf_e = cudaFuncGetAttributes(__tf_fa, k);
+ *       if (__tf_e == cudaSuccess) __tf_fa->maxThreadsPerBlock = min(.. * K, 1024 / K * K);
+ *       return __tf_e; }()
+ * - cudaFuncSetAttribute: block mode with a divided dynamic shared size
+ *   asks for K shares at a launch, so the limit set for one becomes
+ *   `(int)(Ku * ::tfuse_rt::dyn_share(bytes))`; a cluster's extent must
+ *   divide a grid that block mode rescales: refused; an attribute tfuse
+ *   cannot read, in block mode: refused.
+ * - cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags](&n, k, b, s):
+ *   block mode: K logical blocks per block, so n is the count times K (the
+ *   dynamic size, where divided, K shares); thread mode: a logical block of
+ *   b threads runs b / K (rounded up: a b that K does not divide cannot be
+ *   launched).
+ * - cudaOccupancyMaxPotentialBlockSize[WithFlags](&g, &b, k, s, limit): block
+ *   mode: g times K (logical blocks); thread mode: the coarsened kernel's
+ *   best block under limit / K (1024 / K without one), b times K.
+ * - cudaLaunchKernel, cudaLaunchCooperativeKernel(f, g, b, args, s, st): as a
+ *   `<<<>>>` launch: thread mode divides b (coarsen_block), block mode
+ *   rescales g and passes the original extents (and the share) first, in a
+ *   new argument array:
+ *     [&]() -> cudaError_t { const dim3 __tf_grid = (g); void **__tf_args = (args);
+ *       unsigned int __tf_ext0 = ::tfuse_rt::grid_extent(__tf_grid, 0);
+ *       void *__tf_argv[3]; __tf_argv[0] = &__tf_ext0; __tf_argv[1] = __tf_args[0]; ...
+ *       return cudaLaunchKernel(f, ::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), b, __tf_argv, s, st); }()
+ * - cudaLaunchKernelEx(&cfg, k, args...): a copy of the configuration,
+ *   rescaled as above, and the extents before the arguments.
+ * Statements are separated by `;` and every comma is inside parentheses,
+ * so the text stays one argument of a macro it is written in. */
+typedef enum {
+  API_HINT,
+  API_GET_ATTRIBUTES,
+  API_SET_ATTRIBUTE,
+  API_OCC_BLOCKS,
+  API_OCC_BLOCK_SIZE,
+  API_LAUNCH,
+  API_LAUNCH_EX,
+} ApiKind;
+
+typedef struct {
+  const char *name;
+  int kernel_arg; /* the kernel's position among the arguments */
+  ApiKind kind;
+} KernelApi;
+
+static const KernelApi kernel_apis[] = {
+    {"cudaFuncSetCacheConfig", 0, API_HINT},
+    {"cudaFuncSetSharedMemConfig", 0, API_HINT},
+    {"cudaFuncGetAttributes", 1, API_GET_ATTRIBUTES},
+    {"cudaFuncSetAttribute", 0, API_SET_ATTRIBUTE},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", 1, API_OCC_BLOCKS},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 1, API_OCC_BLOCKS},
+    {"cudaOccupancyMaxPotentialBlockSize", 2, API_OCC_BLOCK_SIZE},
+    {"cudaOccupancyMaxPotentialBlockSizeWithFlags", 2, API_OCC_BLOCK_SIZE},
+    {"cudaLaunchKernel", 0, API_LAUNCH},
+    {"cudaLaunchCooperativeKernel", 0, API_LAUNCH},
+    {"cudaLaunchKernelEx", 1, API_LAUNCH_EX},
+};
+
+enum { API_MAX_ARGS = 16 };
+
+/* A call of one of kernel_apis with a kernel's name as its kernel argument. */
+typedef struct {
+  const KernelApi *api; /* NULL: the use is no such argument */
+  unsigned b, e;        /* the call's own text, its name through `)`; e == 0: not in the file (a macro's body) */
+  Span args[API_MAX_ARGS]; /* the arguments' text, trimmed */
+  int nargs;
+} ApiCall;
+
+/* Where a use of k's name is spelled (for a caret): inside a macro's
+ * argument the node's extent is the whole invocation, and a name in a
+ * macro's body is at the innermost use of a macro whose body names it. */
+static unsigned use_at(const Unit *u, const Node *n, const Kernel *k) {
+  size_t nl = strlen(k->sym->name);
+  if (n->loc + nl <= u->src->len && !strncmp(u->src->text + n->loc, k->sym->name, nl))
+    return n->loc;
+  unsigned at = n->begin;
+  for (int i = 0; i < u->macro_uses.len; i++) {
+    const MacroUse *mu = u->macro_uses.items[i];
+    if (mu->begin < at || mu->begin >= n->end)
+      continue;
+    for (int b = 0; b < mu->macro->nbody; b++)
+      if (!strcmp(mu->macro->body[b], k->sym->name))
+        at = mu->begin;
+  }
+  return at;
+}
+
+static Span trimmed(const Source *src, Span s) {
+  while (s.b < s.e && isspace((unsigned char)src->text[s.b]))
+    s.b++;
+  while (s.e > s.b && isspace((unsigned char)src->text[s.e - 1]))
+    s.e--;
+  return s;
+}
+
+/* The call of kernel_apis whose kernel argument n is (through parentheses,
+ * casts and `&`), and its text. */
+static ApiCall api_call_of(const Unit *u, Node *n, const Kernel *k) {
+  ApiCall c = {0};
+  Node *a = n, *p = n->parent;
+  /* In a host template, `k<T>` is a dependent reference around the name. */
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || p->kind == N_CAST ||
+               (p->kind == N_UNOP && p->op == OP_ADDR) || (p->kind == N_DECL_REF && n->kind == N_OTHER))) {
+    a = p;
+    p = p->parent;
+  }
+  if (!p || p->kind != N_CALL || p->is_launch)
+    return c;
+  const char *name = p->spelling ? p->spelling : p->sym ? p->sym->name : NULL;
+  for (size_t i = 0; name && i < sizeof kernel_apis / sizeof *kernel_apis && !c.api; i++)
+    if (!strcmp(name, kernel_apis[i].name) && call_first_arg(p) + kernel_apis[i].kernel_arg < p->nkid &&
+        p->kid[call_first_arg(p) + kernel_apis[i].kernel_arg] == a)
+      c.api = &kernel_apis[i];
+  if (!c.api)
+    return c;
+  /* The text: the callee's name where the call's location is spelled
+   * (in a macro's argument too), its `(`, the matching `)`. */
+  const Source *src = u->src;
+  const char *t = src->text;
+  size_t nl = strlen(name);
+  unsigned b = p->loc;
+  if (p->in_macro || b + nl > src->len || strncmp(t + b, name, nl) || ident_char(t[b + nl]))
+    return c;
+  unsigned lp = source_skip_space(src, b + (unsigned)nl);
+  if (lp >= src->len || t[lp] != '(')
+    return c;
+  unsigned e = text_match(src, lp, (unsigned)src->len);
+  if (e <= lp + 1 || t[e - 1] != ')')
+    return c;
+  Span parts[API_MAX_ARGS];
+  c.nargs = split_config(src, lp + 1, e - 1, parts, API_MAX_ARGS);
+  for (int i = 0; i < c.nargs; i++)
+    c.args[i] = trimmed(src, parts[i]);
+  /* The kernel's name must lie in the kernel argument's text. */
+  unsigned at = use_at(u, n, k);
+  if (c.api->kernel_arg >= c.nargs || at < c.args[c.api->kernel_arg].b || at >= c.args[c.api->kernel_arg].e)
+    return c;
+  c.b = b;
+  c.e = e;
+  return c;
+}
+
+static char *arg_text(const Unit *u, const ApiCall *c, int i, const char *absent) {
+  return i < c->nargs ? arena_strndup(u->src->text + c->args[i].b, c->args[i].e - c->args[i].b) : (char *)absent;
+}
+
+/* The arguments from..nargs as written, each after ", ". */
+static char *args_from(const Unit *u, const ApiCall *c, int from) {
+  Buf b = {0};
+  for (int i = from; i < c->nargs; i++)
+    buf_printf(&b, ", %s", arg_text(u, c, i, ""));
+  char *t = arena_strdup(b.data ? b.data : "");
+  buf_free(&b);
+  return t;
+}
+
+/* The dynamic shared size a launch of k passes for `bytes` of one logical
+ * block: K shares where block mode divides it among the logical blocks. */
+static char *scaled_dyn_shared(const Kernel *k, const char *bytes) {
+  return k->dyn_shared ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(%s)", k->p.factor, bytes)
+                       : (char *)bytes;
+}
+
+/* Block mode: the extents as locals (`unsigned int __tf_ext0 = ...;`), for
+ * an argument array or the arguments of cudaLaunchKernelEx. */
+static void extent_locals(const Kernel *k, Buf *b, Buf *names) {
+  int dims[3], f[3], n = launch_dims(k, dims, f);
+  for (int i = 0; i < n; i++) {
+    buf_printf(b, "unsigned int __tf_ext%d = ::tfuse_rt::grid_extent(__tf_grid, %d); ", i, dims[i]);
+    buf_printf(names, "%s__tf_ext%d", i ? ", " : "", i);
+  }
+}
+
+/* The share of a kernel whose dynamic shared memory is divided, from
+ * `bytes`, and the opt-in above 48 KB (as add_block_launch). */
+static void dyn_share_locals(const Kernel *k, const char *bytes, const char *kernel, Buf *b) {
+  buf_printf(b, "unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", bytes);
+  buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", kernel, k->p.factor);
+}
+
+static void replace_span(EditList *el, Span s, const char *text) { edit_replace(el, s.b, s.e - s.b, text); }
+
+/* The call replaced by a lambda called on the spot, around `body`. */
+static void replace_call(EditList *el, const ApiCall *c, const char *body) {
+  edit_replace(el, c->b, c->e - c->b, arena_printf("[&]() -> cudaError_t { %s}()", body));
+}
+
+/* Block mode: cudaLaunchKernel / cudaLaunchCooperativeKernel. */
+static bool launch_api_block(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
+  Node *params[64];
+  int npar = kernel_params(k, params, 64);
+  /* A parameter pack (`T... rest`) has as many arguments as an instantiation. */
+  bool pack = false;
+  for (unsigned i = npar > 0 ? params[npar - 1]->begin : 0; npar > 0 && i + 3 <= params[npar - 1]->end && !pack; i++)
+    pack = !strncmp(u->src->text + i, "...", 3);
+  if (npar >= 64 || pack) {
+    error_at(at, "tfuse cannot count the arguments of '%s' (a parameter pack) to pass the grid extent first in this "
+                 "%s; tfuse refuses to coarsen the kernel", k->sym->name, c->api->name);
+    return false;
+  }
+  Buf b = {0}, ext = {0};
+  buf_printf(&b, "const dim3 __tf_grid = (%s); void **__tf_args = (%s); const void *__tf_f = (const void *)(%s); ",
+             arg_text(u, c, 1, ""), arg_text(u, c, 3, ""), arg_text(u, c, 0, ""));
+  extent_locals(k, &b, &ext);
+  if (k->dyn_shared)
+    dyn_share_locals(k, arg_text(u, c, 4, "0"), "__tf_f", &b);
+  int dims[3], f[3], n = launch_dims(k, dims, f), extra = n + (k->dyn_shared ? 1 : 0);
+  buf_printf(&b, "void *__tf_argv[%d]; ", npar + extra);
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "__tf_argv[%d] = &__tf_ext%d; ", i, i);
+  if (k->dyn_shared)
+    buf_printf(&b, "__tf_argv[%d] = &__tf_dsmem; ", n);
+  for (int i = 0; i < npar; i++)
+    buf_printf(&b, "__tf_argv[%d] = __tf_args[%d]; ", extra + i, i);
+  char *smem = k->dyn_shared ? arena_printf("%du * (size_t)__tf_dsmem", k->p.factor) : arg_text(u, c, 4, "0");
+  buf_printf(&b, "return %s(__tf_f, %s, %s, __tf_argv, %s, %s); ", c->api->name, coarsened_grid(k, "__tf_grid"),
+             arg_text(u, c, 2, ""), smem, arg_text(u, c, 5, "0"));
+  replace_call(el, c, b.data);
+  buf_free(&b);
+  buf_free(&ext);
+  return true;
+}
+
+/* cudaLaunchKernelEx(&cfg, k, args...): a copy of the configuration. */
+static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, EditList *el) {
+  Buf b = {0}, ext = {0};
+  char *kernel = arg_text(u, c, 1, "");
+  buf_printf(&b, "cudaLaunchConfig_t __tf_cfg = *(%s); ", arg_text(u, c, 0, ""));
+  if (k->p.mode == MODE_THREAD) {
+    buf_printf(&b, "__tf_cfg.blockDim = %s; ", coarsened_block(k, "__tf_cfg.blockDim", site));
+  } else {
+    buf_printf(&b, "const dim3 __tf_grid = __tf_cfg.gridDim; __tf_cfg.gridDim = %s; ", coarsened_grid(k, "__tf_grid"));
+    extent_locals(k, &b, &ext);
+    if (k->dyn_shared) {
+      dyn_share_locals(k, "__tf_cfg.dynamicSmemBytes", kernel, &b);
+      buf_printf(&b, "__tf_cfg.dynamicSmemBytes = %du * (size_t)__tf_dsmem; ", k->p.factor);
+      buf_puts(&ext, ", __tf_dsmem");
+    }
+  }
+  buf_printf(&b, "return cudaLaunchKernelEx(&__tf_cfg, %s%s%s%s); ", kernel, ext.len ? ", " : "",
+             ext.data ? ext.data : "", args_from(u, c, 2));
+  replace_call(el, c, b.data);
+  buf_free(&b);
+  buf_free(&ext);
+}
+
+/* -factor auto: a hint (cudaFuncSetCacheConfig) for each variant, the
+ * first error returned:
+ *   [&]() -> cudaError_t { const auto __tf_v = (cudaFuncCachePreferL1);
+ *     cudaError_t __tf_e = cudaFuncSetCacheConfig(k__tf_k1, __tf_v);
+ *     if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetCacheConfig(k__tf_bx2, __tf_v); ...; return __tf_e; }() */
+static bool every_variant(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
+  if (c->nargs != 2) {
+    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", c->api->name,
+             k->sym->name);
+    return false;
+  }
+  Buf b = {0};
+  buf_printf(&b, "const auto __tf_v = (%s); cudaError_t __tf_e = cudaSuccess; ", arg_text(u, c, 1, ""));
+  for (int v = 0; v < k->variants.len; v++) {
+    Variant *var = k->variants.items[v];
+    char *kernel = callee_renamed(arg_text(u, c, 0, ""), k->sym->name, var->name);
+    if (!kernel) {
+      error_at(at, "cannot find the name of '%s' in this call of %s", k->sym->name, c->api->name);
+      buf_free(&b);
+      return false;
+    }
+    buf_printf(&b, "%s__tf_e = %s(%s, __tf_v); ", v ? "if (__tf_e == cudaSuccess) " : "", c->api->name, kernel);
+  }
+  buf_puts(&b, "return __tf_e; ");
+  replace_call(el, c, b.data);
+  buf_free(&b);
+  return true;
+}
+
+/* The attribute a cudaFuncSetAttribute call names, without its prefix. */
+static const char *attribute_name(const Unit *u, const ApiCall *c) {
+  const char *a = arg_text(u, c, 1, "");
+  if (!strncmp(a, "::", 2))
+    a += 2;
+  if (!strncmp(a, "cudaFuncAttribute", 17))
+    return a + 17;
+  return a;
+}
+
+/* One use of k as the kernel argument of c; false after a located error. */
+static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, bool check, EditList *el) {
+  const char *name = k->sym->name, *api = c->api->name;
+  int K = k->p.factor;
+  bool block = k->p.mode == MODE_BLOCK, multi = params_multi(&k->p);
+  if (K == FACTOR_AUTO && c->api->kind == API_HINT)
+    return every_variant(u, c, k, at, el);
+  if (K == FACTOR_AUTO) {
+    error_at(at, "-factor auto cannot route '%s' passed to %s (each variant is a kernel of its own); coarsen it "
+                 "with a fixed -factor", name, api);
+    return false;
+  }
+  if (c->api->kind == API_HINT)
+    return true;
+  char *site = launch_site(u->src, c->b);
+  switch (c->api->kind) {
+  case API_GET_ATTRIBUTES:
+    if (block && k->dyn_shared) {
+      error_at(at, "%s of '%s': block mode divides its dynamic shared memory among %d logical blocks, so the "
+                   "coarsened kernel's shared sizes do not describe one; tfuse refuses to coarsen it", api, name, K);
+      return false;
+    }
+    if (block)
+      return true;
+    if (multi)
+      break;
+    replace_call(el, c, arena_printf("cudaFuncAttributes *__tf_fa = (%s); const cudaError_t __tf_e = %s(__tf_fa, %s); "
+                                     "if (__tf_e == cudaSuccess) __tf_fa->maxThreadsPerBlock = "
+                                     "__tf_fa->maxThreadsPerBlock * %d < %d ? __tf_fa->maxThreadsPerBlock * %d : %d; "
+                                     "return __tf_e; ",
+                                     arg_text(u, c, 0, ""), api, arg_text(u, c, 1, ""), K, 1024 / K * K, K,
+                                     1024 / K * K));
+    return true;
+  case API_SET_ATTRIBUTE: {
+    if (!block)
+      return true;
+    if (c->nargs != 3)
+      break;
+    const char *attr = attribute_name(u, c);
+    if (!strcmp(attr, "MaxDynamicSharedMemorySize")) {
+      if (k->dyn_shared)
+        replace_span(el, c->args[2], arena_printf("(int)(%s)", scaled_dyn_shared(k, arg_text(u, c, 2, ""))));
+      return true;
+    }
+    if (!strcmp(attr, "PreferredSharedMemoryCarveout") || !strcmp(attr, "NonPortableClusterSizeAllowed") ||
+        !strcmp(attr, "ClusterSchedulingPolicyPreference"))
+      return true;
+    error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr,
+             !strncmp(attr, "RequiredCluster", 15) ? "a cluster's extent must divide the grid, which block mode "
+                                                     "rescales"
+                                                   : "tfuse cannot tell which attribute this is");
+    return false;
+  }
+  case API_OCC_BLOCKS:
+    if (c->nargs < 4)
+      break;
+    if (block) {
+      replace_call(el, c, arena_printf("int *__tf_n = (%s); const cudaError_t __tf_e = %s(__tf_n, %s, %s, %s%s); "
+                                       "if (__tf_e == cudaSuccess) *__tf_n *= %d; return __tf_e; ",
+                                       arg_text(u, c, 0, ""), api, arg_text(u, c, 1, ""), arg_text(u, c, 2, ""),
+                                       scaled_dyn_shared(k, arg_text(u, c, 3, "")), args_from(u, c, 4), K));
+      return true;
+    }
+    if (multi)
+      break;
+    replace_span(el, c->args[2], arena_printf("(((%s) + %d) / %d)", arg_text(u, c, 2, ""), K - 1, K));
+    return true;
+  case API_OCC_BLOCK_SIZE:
+    if (block) {
+      replace_call(el, c, arena_printf("int *__tf_g = (%s); const cudaError_t __tf_e = %s(__tf_g, %s, %s%s%s%s); "
+                                       "if (__tf_e == cudaSuccess) *__tf_g *= %d; return __tf_e; ",
+                                       arg_text(u, c, 0, ""), api, arg_text(u, c, 1, ""), arg_text(u, c, 2, ""),
+                                       c->nargs > 3 ? ", " : "", c->nargs > 3 ? scaled_dyn_shared(k, arg_text(u, c, 3, "")) : "",
+                                       args_from(u, c, 4), K));
+      return true;
+    }
+    if (multi)
+      break;
+    replace_call(el, c, arena_printf("int *__tf_b = (%s); const int __tf_limit = (%s); const cudaError_t __tf_e = "
+                                     "%s(%s, __tf_b, %s, %s, (__tf_limit > 0 && __tf_limit < %d ? __tf_limit : %d) / "
+                                     "%d%s); if (__tf_e == cudaSuccess) *__tf_b *= %d; return __tf_e; ",
+                                     arg_text(u, c, 1, ""), arg_text(u, c, 4, "0"), api, arg_text(u, c, 0, ""),
+                                     arg_text(u, c, 2, ""), arg_text(u, c, 3, "0"), 1024, 1024, K, args_from(u, c, 5),
+                                     K));
+    return true;
+  case API_LAUNCH:
+  case API_LAUNCH_EX:
+    if (check) {
+      error_at(at, "-check cannot route this launch of '%s' through %s; write it as %s<<<...>>>(...)", name, api,
+               name);
+      return false;
+    }
+    if (c->nargs < (c->api->kind == API_LAUNCH ? 4 : 2))
+      break;
+    k->indirect_launches++;
+    if (c->api->kind == API_LAUNCH_EX)
+      launch_ex(u, c, k, site, el);
+    else if (block)
+      return launch_api_block(u, c, k, at, el);
+    else
+      replace_span(el, c->args[2], coarsened_block(k, arg_text(u, c, 2, ""), site));
+    return true;
+  case API_HINT:
+    break;
+  }
+  if (multi && !block)
+    error_at(at, "%s of '%s': thread mode with several coarsened dimensions divides a block along each, which one "
+                 "thread count does not describe; tfuse refuses to coarsen the kernel", api, name);
+  else
+    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", api, name);
+  return false;
+}
+
+/* What check_other_uses works with. */
+typedef struct {
+  Unit *u;
+  Vec *kernels;
+  bool pointers; /* uses that store or compare function pointers are recorded */
+  bool check;
+  EditList *el;
+  Vec calls; /* Node*: calls of kernel_apis rewritten (a macro that expands its argument twice: once) */
+} Uses;
+
+/* A dependent name (candidates n->cand) in a host template: whether every
+ * instantiation names k, i.e. every candidate is k's template and k has no
+ * explicit specialization the instantiation might pick instead. */
+static bool only_kernel(const Unit *u, const Node *n, const Kernel *k) {
+  for (int i = 0; i < n->ncand; i++)
+    if (n->cand[i] != k->sym)
+      return false;
+  for (int i = 0; i < u->functions.len; i++)
+    if (((Node *)u->functions.items[i])->sym->spec_of == k->sym)
+      return false;
+  return true;
+}
+
+/* Whether n names k: a reference to it, or in a host template a name
+ * whose candidates include it (`k<T>`: clang resolves it per instantiation). */
+static bool names_kernel(const Node *n, const Kernel *k) {
   if (n->kind == N_DECL_REF)
-    for (int j = 0; j < kernels->len; j++) {
-      Kernel *k = kernels->items[j];
-      if (n->sym != k->sym || k->p.factor == 1) /* -factor auto (0) too: its variants are renamed */
-        continue;
-      size_t nl = strlen(k->sym->name);
-      if (pointers && k->p.factor != FACTOR_AUTO && !n->in_macro && is_address_use(n) &&
-          n->loc + nl <= u->src->len && !strncmp(u->src->text + n->loc, k->sym->name, nl)) {
-        vec_push(&k->address_uses, n);
-        continue;
-      }
-      error_at(n->begin, "'%s' is used here other than in a <<<...>>> launch%s; tfuse cannot rescale such a launch, "
-                         "so it refuses to coarsen the kernel",
-               k->sym->name, pointers ? " or as a function pointer's value" : "");
-      ok = false;
+    return n->sym == k->sym;
+  for (int i = 0; i < n->ncand && n->kind == N_OTHER; i++)
+    if (n->cand[i] == k->sym)
+      return true;
+  return false;
+}
+
+/* One use of k's name, not the callee of a launch; false after a located error. */
+static bool other_use(Uses *x, Node *n, Kernel *k) {
+  Unit *u = x->u;
+  unsigned at = use_at(u, n, k);
+  if (x->pointers && k->p.factor != FACTOR_AUTO && n->kind == N_DECL_REF && !n->in_macro && is_address_use(n) &&
+      at == n->loc) {
+    vec_push(&k->address_uses, n);
+    return true;
+  }
+  if (n->kind == N_OTHER && !only_kernel(u, n, k)) {
+    error_at(at, "'%s' may be named here, in a host template, where an instantiation may also name another function "
+                 "(an overload, an explicit specialization); tfuse refuses to coarsen the kernel", k->sym->name);
+    return false;
+  }
+  ApiCall c = api_call_of(u, n, k);
+  if (c.api && c.e) {
+    for (int i = 0; i < x->calls.len; i++) {
+      Node *d = x->calls.items[i];
+      if (d->begin == c.b)
+        return true;
+    }
+    Node *mark = arena_alloc(sizeof *mark);
+    mark->begin = c.b;
+    vec_push(&x->calls, mark);
+    return rewrite_api_use(u, &c, k, at, x->check, x->el);
+  }
+  if (c.api)
+    error_at(at, "'%s' is passed to %s in a macro's body; tfuse cannot rewrite it there, so it refuses to coarsen "
+                 "the kernel; expand the macro by hand", k->sym->name, c.api->name);
+  else
+    error_at(at, "'%s' is used here other than in a <<<...>>> launch%s; tfuse cannot rescale such a launch, so it "
+                 "refuses to coarsen the kernel",
+             k->sym->name, x->pointers ? " or as a function pointer's value" : "");
+  return false;
+}
+
+/* Any use of a kernel's name other than as the callee of a launch would
+ * escape the rescaling.  A kernel argument of the runtime's functions
+ * (kernel_apis) is rewritten or refused there.  With `pointers`, a use
+ * that stores or compares a function pointer (is_address_use) is recorded
+ * in Kernel.address_uses instead: it will name the original kernel, kept
+ * in the output, and launches through pointers dispatch on it
+ * (pointer_dispatch).  Every error names the kernel, at its name. */
+static bool check_other_uses(Uses *x, Node *n) {
+  bool ok = true;
+  if (n->kind == N_DECL_REF || n->ncand > 0)
+    for (int j = 0; j < x->kernels->len; j++) {
+      Kernel *k = x->kernels->items[j];
+      if (names_kernel(n, k) && k->p.factor != 1) /* -factor auto (0) too: its variants are renamed */
+        ok &= other_use(x, n, k);
     }
   /* The callee of a launch (kid 0) is the one use that is rewritten. */
   for (int i = n->is_launch ? 1 : 0; i < n->nkid; i++)
-    ok &= check_other_uses(u, n->kid[i], kernels, pointers);
+    ok &= check_other_uses(x, n->kid[i]);
+  return ok;
+}
+
+/* Every function of the unit (check_other_uses). */
+static bool other_uses(Unit *u, Vec *kernels, bool pointers, bool check, EditList *el) {
+  Uses x = {.u = u, .kernels = kernels, .pointers = pointers, .check = check, .el = el};
+  bool ok = true;
+  for (int i = 0; i < u->functions.len; i++)
+    ok &= check_other_uses(&x, u->functions.items[i]);
+  vec_free(&x.calls);
   return ok;
 }
 
@@ -593,7 +1099,7 @@ static bool pointer_dispatch(Unit *u, Node *call, Vec *targets, EditList *el) {
       buf_add(&b, t + lp, call->end - lp);
     }
     buf_puts(&b, "; }");
-    k->pointer_launches++;
+    k->indirect_launches++;
   }
   buf_printf(&b, "\n%s  else __tf_fp<<<", ind);
   buf_add(&b, t + cb, call->end - cb);
@@ -715,7 +1221,7 @@ static bool check_unrewritten(Unit *u, Kernel *k, Vec *done, bool external) {
     }
     i += nl;
   }
-  if (ok && launches + k->pointer_launches == 0) {
+  if (ok && launches + k->indirect_launches == 0) {
     if (k->p.mode == MODE_THREAD && !external) {
       error_at(k->fn->loc, "no launch of '%s' in this file: in thread mode a launch elsewhere would run K "
                            "times too many threads; coarsen the file that launches it", name);
@@ -764,8 +1270,8 @@ static bool only_read_by_launches(Node *n, Sym *var) {
  * budgets registers for it (spilling rather than failing).  Blocks of 256
  * threads or fewer leave ptxas its full budget, so nothing is added. */
 static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
-  if (k->p.mode != MODE_BLOCK || k->p.factor <= 1)
-    return;
+  if (k->p.mode != MODE_BLOCK || k->p.factor <= 1 || k->indirect_launches > 0)
+    return; /* a launch through a pointer or cudaLaunchKernel: its block is not read */
   const char *t = u->src->text;
   for (unsigned p = k->fn->begin; p + 17 <= k->fn->loc; p++)
     if (!strncmp(t + p, "__launch_bounds__", 17))
@@ -794,22 +1300,19 @@ static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
 static bool launches_kernel(Unit *u, const Node *call, const Kernel *k) {
   if (call->sym)
     return call->sym == k->sym;
-  if (call->ncand == 0)
-    return false;
-  for (int i = 0; i < call->ncand; i++)
-    if (call->cand[i] != k->sym)
-      return false;
-  for (int i = 0; i < u->functions.len; i++)
-    if (((Node *)u->functions.items[i])->sym->spec_of == k->sym)
-      return false;
-  return true;
+  return call->ncand > 0 && only_kernel(u, call, k);
 }
 
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
   bool check = opt->check;
   bool ok = true;
-  for (int i = 0; i < u->functions.len; i++)
-    ok &= check_other_uses(u, u->functions.items[i], kernels, !check);
+  /* What an earlier call recorded (the driver may try a kernel alone first). */
+  for (int j = 0; j < kernels->len; j++) {
+    Kernel *k = kernels->items[j];
+    vec_free(&k->address_uses);
+    k->indirect_launches = 0;
+  }
+  ok = other_uses(u, kernels, !check, check, el);
   if (!ok)
     return false;
   for (int j = 0; j < kernels->len; j++) {
@@ -869,24 +1372,27 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
  *     ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);
  *     if (__tf_tune.tuning()) { __tf_tune.track(out, "out"); __tf_tune.tune(__tf_launch); }
  *     __tf_launch(__tf_tune.choice()); }
- * The launch must be a statement of its own, outside a macro. */
+ * A launch in a macro's argument or inside a larger expression becomes
+ * that block as a lambda called on the spot, `[&] { ... }()`: an
+ * expression wherever the launch stood (its commas are the launch's own
+ * company: a launch's `<<<g, b>>>` already needs a variadic macro or
+ * parentheses around it).  A launch in a macro's body has no text to rewrite. */
 bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
   const Source *src = u->src;
   const char *t = src->text;
   bool ok = true;
   Vec one = {0};
   vec_push(&one, k);
-  for (int i = 0; i < u->functions.len; i++)
-    ok &= check_other_uses(u, u->functions.items[i], &one, false);
+  ok = other_uses(u, &one, false, false, el);
   vec_free(&one);
   Vec done = {0};
   for (int i = 0; i < u->launches.len; i++) {
     Node *call = u->launches.items[i];
     if (!launches_kernel(u, call, k))
       continue;
-    if (!locate_launch_text(u, call, k) || call->launch_in_macro_arg) {
-      error_at(call->begin, "-factor auto cannot route this launch of '%s' (written in a macro, or naming the "
-                            "kernel with a qualifier); write it as a statement '%s<<<...>>>(...);'",
+    if (!locate_launch_text(u, call, k)) {
+      error_at(call->begin, "-factor auto cannot route this launch of '%s' (written in a macro's body, or naming "
+                            "the kernel with a qualifier); write it as '%s<<<...>>>(...)'",
                k->sym->name, k->sym->name);
       ok = false;
       continue;
@@ -900,7 +1406,9 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
     unsigned cb, ce;
     Span parts[4];
     int np = launch_parts(u, call, k, &cb, &ce, parts);
-    unsigned end = np ? launch_statement_end(u, call, k) : 0;
+    /* In a macro's argument or a larger expression: a lambda called on the spot. */
+    bool expr = call->launch_in_macro_arg || !in_statement_position(call);
+    unsigned end = !np ? 0 : expr ? call->end : launch_statement_end(u, call, k);
     if (!end) {
       ok = false;
       continue;
@@ -913,11 +1421,14 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
     int npar = kernel_params(k, params, 64);
     Buf pre = {0}, args = {0}, track = {0};
     int nargs = 0;
-    for (int a = 2; a < call->nkid; a++) {
-      Node *arg = call->kid[a];
-      if (arg->end <= arg->begin)
-        continue; /* a default argument */
-      char *text = arena_strndup(t + arg->begin, arg->end - arg->begin);
+    /* Their text is the launch's own (in a macro's argument, the nodes'
+     * extents are the whole invocation); default arguments come last and
+     * have none. */
+    Span written[64];
+    int nwritten = launch_arg_texts(u, call, ce, written, 64);
+    for (int a = 0; a < nwritten && 2 + a < call->nkid; a++) {
+      Node *arg = call->kid[2 + a];
+      char *text = span_text(src, written[a]);
       char *use = text;
       if (node_has_side_effects(arg)) {
         use = arena_printf("__tf_a%d", nargs);
@@ -950,8 +1461,8 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       buf_printf(&cases, "%s    %s: %s<<<%s, %s, __tf_smem, __tf_stream>>>(%s%s); break;\n", ind,
                  v ? arena_printf("case %d", v) : "default", vcallee, grid, block, extent, args.data ? args.data : "");
     }
-    buf_printf(&b, "{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
-               span_text(src, parts[1]));
+    buf_printf(&b, "%s{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", expr ? "[&] " : "",
+               span_text(src, parts[0]), span_text(src, parts[1]));
     buf_printf(&b, "%s  const size_t __tf_smem = (%s); const cudaStream_t __tf_stream = (%s);\n", ind,
                np > 2 ? span_text(src, parts[2]) : "0", np > 3 ? span_text(src, parts[3]) : "0");
     if (pre.len)
@@ -969,7 +1480,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
                ind);
     buf_printf(&b, "%s  if (__tf_tune.tuning()) { %s__tf_tune.tune(__tf_launch); }\n", ind,
                track.data ? track.data : "");
-    buf_printf(&b, "%s  __tf_launch(__tf_tune.choice());\n%s}", ind, ind);
+    buf_printf(&b, "%s  __tf_launch(__tf_tune.choice());\n%s}%s", ind, ind, expr ? "()" : "");
     edit_replace(el, call->begin, end - call->begin, b.data);
     buf_free(&b);
     buf_free(&cands);

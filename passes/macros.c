@@ -23,6 +23,13 @@
  * when every input expands it to the same text.
  *
  *   int i = IDX;   ->   int i = (blockIdx.x * blockDim.x + threadIdx.x);
+ *
+ * So is a use whose expansion does not stay inside the expression it is
+ * written in (a `;`, a brace or a top-level `,`: `#define C 0.7071f;` in
+ * `y = x * C;`): fuse.c wraps expressions in guards (`ok ? (x * C) : 0`),
+ * and the expansion's `;` would land inside the parentheses.  A use left
+ * unexpanded (`#`, `##`) is named by macro_escaping_expression, and fuse.c
+ * does not wrap the expression that holds it.
  */
 #include "tfuse.h"
 
@@ -325,6 +332,24 @@ static bool expand_whole(Unit *u, MacroUse *mu, const Vec *names, Toks *out, boo
   return ok;
 }
 
+/* Whether tokens, put where one expression stood, would not stay inside
+ * it: a `;`, a brace or a `,` outside brackets, or brackets that do not
+ * match (`#define C 0.7071f;` used in `x * C;`).  Wrapped in a guard
+ * (`ok ? (x * C) : 0`) the expansion would end the statement inside the
+ * parentheses. */
+static bool escapes_expression(char **t, int n) {
+  int depth = 0;
+  for (int i = 0; i < n; i++) {
+    if (!strcmp(t[i], ";") || !strcmp(t[i], "{") || !strcmp(t[i], "}") || (!strcmp(t[i], ",") && depth == 0))
+      return true;
+    if (!strcmp(t[i], "(") || !strcmp(t[i], "["))
+      depth++;
+    else if ((!strcmp(t[i], ")") || !strcmp(t[i], "]")) && --depth < 0)
+      return true;
+  }
+  return depth != 0;
+}
+
 /* Records that the use's text becomes the expansion's tokens. */
 static void add_replacement(Vec *repl, const MacroUse *mu, const Toks *out) {
   Buf b = {0};
@@ -367,7 +392,9 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
        * cursor does not carry the argument's spelling). */
       for (int t = 0; t < out.n && !needed; t++)
         needed = is_builtin_name(out.t[t]);
-      if (needed)
+      /* An expansion that does not stay inside its expression: its text
+       * must be there for fuse.c to wrap the expression. */
+      if (needed || escapes_expression(out.t, out.n))
         add_replacement(&repl, mu, &out);
     }
     vec_free(&names);
@@ -475,4 +502,21 @@ bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at) 
       may = !strcmp(mu->tok[t], k->sym->name) || !strcmp(mu->tok[t], d->name);
   }
   return may;
+}
+
+const char *macro_escaping_expression(Unit *u, unsigned b, unsigned e) {
+  Vec none = {0};
+  for (int i = 0; i < u->macro_uses.len; i++) {
+    MacroUse *mu = u->macro_uses.items[i];
+    if (mu->begin < b || mu->begin >= e)
+      continue;
+    Toks out = {0};
+    bool needed;
+    bool escapes = expand_whole(u, mu, &none, &out, &needed, ~0u, NULL)
+                       ? escapes_expression(out.t, out.n)
+                       : escapes_expression(mu->macro->body, mu->macro->nbody);
+    if (escapes)
+      return mu->macro->name;
+  }
+  return NULL;
 }

@@ -559,7 +559,7 @@ struct Kernel {
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
-  int pointer_launches;  /* launch.c: launches through pointers dispatching to it */
+  int indirect_launches; /* launch.c: launches through pointers dispatching to it, or the runtime's launch functions */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */
@@ -738,6 +738,10 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts);
  * its body.  A use that launches k only in its arguments does not count:
  * launch.c rewrites that launch in place. */
 bool macro_uses_may_launch(Unit *u, Kernel *k, unsigned directive, unsigned at);
+/* The name of a macro used in [b, e) (its name there) whose expansion does
+ * not stay inside an expression (a `;`, a brace, a top-level `,`), or NULL:
+ * wrapping that text in a guard would not wrap an expression. */
+const char *macro_escaping_expression(Unit *u, unsigned b, unsigned e);
 
 /* ===================== passes/variants.c ===================== */
 
