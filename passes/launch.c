@@ -204,6 +204,37 @@ static char *callee_renamed(const char *callee, const char *name, const char *to
   return out;
 }
 
+/* Whether a callee naming the kernel through a qualifier (`ns::k`) names
+ * it through the kernel's own namespaces, where a renamed kernel (-check's
+ * original, -factor auto's variants) is declared beside it; `other::k`
+ * through a using-declaration would not find those.  The namespaces come
+ * from the kernel's USR (`c:@N@a@N@b@F@k#...`). */
+static bool callee_in_own_scope(const Kernel *k, const char *callee) {
+  const char *name = k->sym->name, *at = NULL;
+  size_t nlen = strlen(name);
+  for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name))
+    if ((p == callee || !ident_char(p[-1])) && !ident_char(p[nlen]))
+      at = p;
+  Buf q = {0};
+  for (const char *p = callee; at && p < at; p++)
+    if (*p != ' ' && *p != '\t' && *p != '\n')
+      buf_add(&q, p, 1);
+  const char *qual = q.data ? q.data : "";
+  if (!strncmp(qual, "::", 2))
+    qual += 2;
+  Buf ns = {0};
+  for (const char *u = k->sym->usr ? strstr(k->sym->usr, "@N@") : NULL; u; u = strstr(u + 1, "@N@")) {
+    const char *b = u + 3, *e = b;
+    while (*e && *e != '@')
+      e++;
+    buf_printf(&ns, "%.*s::", (int)(e - b), b);
+  }
+  bool ok = !*qual || (ns.data && !strcmp(qual, ns.data) && !strstr(k->sym->usr, "@aN"));
+  buf_free(&q);
+  buf_free(&ns);
+  return ok;
+}
+
 /* -check: the checked launch, replacing the whole statement. */
 static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, EditList *el,
                             const char *site) {
@@ -217,6 +248,11 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   char *orig_callee = callee_renamed(callee, k->sym->name, original_name(k));
   if (!orig_callee) {
     error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
+    return false;
+  }
+  if (!callee_in_own_scope(k, callee)) {
+    error_at(call->begin, "-check cannot route this launch of '%s': it names the kernel through a qualifier other "
+                          "than its namespace's, where the kept original is not declared", k->sym->name);
     return false;
   }
 
@@ -320,13 +356,41 @@ unsigned launch_chevrons(const Source *src, unsigned off) {
  * node's extent, so that the rewrite and the check for launches not
  * rewritten see the launch itself. False if the text is not there (the
  * launch is in a macro's body). */
+/* Past a qualifier at off (`::`, `ns::`, `ns::T<int>::`, repeated): where
+ * the unqualified name starts. */
+static unsigned skip_qualifier(const Source *src, unsigned off, unsigned end) {
+  const char *t = src->text;
+  for (unsigned p = off;;) {
+    unsigned q = p;
+    while (q < end && ident_char(t[q]))
+      q++;
+    if (q < end && t[q] == '<' && q > p) { /* template arguments of a class */
+      int depth = 0;
+      for (; q < end; q++) {
+        depth += t[q] == '<' ? 1 : t[q] == '>' ? -1 : 0;
+        if (depth == 0 || t[q] == ';' || t[q] == '{')
+          break;
+      }
+      q = q < end && t[q] == '>' ? q + 1 : end;
+    }
+    q = source_skip_space(src, q);
+    if (q + 2 > end || t[q] != ':' || t[q + 1] != ':')
+      return p;
+    p = source_skip_space(src, q + 2);
+  }
+}
+
 static bool locate_launch_text(Unit *u, Node *call, Kernel *k) {
   const Source *src = u->src;
   const char *t = src->text, *name = k->sym->name;
   size_t nl = strlen(name);
   unsigned b = call->loc;
+  /* A qualified name (`img::scale<<<...>>>`, `::scale`, a using's
+   * namespace) is the launch's own text: its callee is copied whole. */
+  unsigned at = call->in_macro || call->end <= call->begin ? call->begin
+                                                           : skip_qualifier(src, call->begin, call->end);
   bool macro_arg = call->in_macro || call->end <= call->begin || b < call->begin || b >= call->end ||
-                   strncmp(t + call->begin, name, nl) != 0;
+                   strncmp(t + at, name, nl) != 0 || ident_char(t[at + nl]);
   if (!macro_arg)
     return true;
   if (b + nl > src->len || strncmp(t + b, name, nl) != 0 || (b > 0 && ident_char(t[b - 1])))
@@ -1377,10 +1441,47 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
  * expression wherever the launch stood (its commas are the launch's own
  * company: a launch's `<<<g, b>>>` already needs a variadic macro or
  * parentheses around it).  A launch in a macro's body has no text to rewrite. */
+/* The offset of a using-declaration of the kernel's name (`using ns::k;`)
+ * in the project's text, or -1: -factor auto renames the kernel, and the
+ * declaration would then name nothing. */
+static long using_declaration(const Source *src, const char *name) {
+  const char *t = src->text;
+  size_t len = src->len, nl = strlen(name);
+  for (size_t i = 0; i + 5 < len;) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    if (strncmp(t + i, "using", 5) || (i > 0 && ident_char(t[i - 1])) || ident_char(t[i + 5])) {
+      i++;
+      continue;
+    }
+    size_t e = i + 5;
+    while (e < len && t[e] != ';' && t[e] != '{' && t[e] != '=')
+      e++;
+    /* `using a::b::name;`: the last name before the `;` is the kernel's. */
+    size_t n = e;
+    while (n > i && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\n'))
+      n--;
+    if (e < len && t[e] == ';' && n >= i + 5 + nl && !strncmp(t + n - nl, name, nl) && !ident_char(t[n - nl - 1]) &&
+        t[n - nl - 1] == ':')
+      return (long)i;
+    i = e;
+  }
+  return -1;
+}
+
 bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
   const Source *src = u->src;
   const char *t = src->text;
   bool ok = true;
+  long using_at = using_declaration(src, k->sym->name);
+  if (using_at >= 0) {
+    error_at((unsigned)using_at, "-factor auto renames '%s', which this using-declaration names; refer to it "
+                                 "through its namespace", k->sym->name);
+    return false;
+  }
   Vec one = {0};
   vec_push(&one, k);
   ok = other_uses(u, &one, false, false, el);
@@ -1415,6 +1516,12 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
     }
     char *callee = arena_strndup(t + call->begin, cb - 3 - call->begin);
     char *site = launch_site(src, call->begin);
+    if (!callee_in_own_scope(k, callee)) {
+      error_at(call->begin, "-factor auto cannot route this launch of '%s': it names the kernel through a qualifier "
+                            "other than its namespace's, where the variants are not declared", k->sym->name);
+      ok = false;
+      continue;
+    }
 
     /* Arguments, evaluated once: simple ones as written, others in locals. */
     Node *params[64];
