@@ -839,6 +839,29 @@ static void drop_host_only_candidates(Node *n) {
   n->cand[j] = NULL;
 }
 
+/* The dimension of `blockDim.x` & co. written in a macro's argument or
+ * body: the member's name where its tokens are spelt (the expansion's
+ * text is not the member's), or -1 when that is not in a file of the
+ * project or not `.x`, `.y`, `.z`. */
+static int macro_member_dim(Unit *u, CXCursor c) {
+  Impl *im = impl_of(u);
+  CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(c));
+  CXFile f;
+  unsigned o;
+  clang_getSpellingLocation(end, &f, NULL, NULL, &o);
+  Source *src = file_src(im, f);
+  if (!src || o < 2 || o > src->len)
+    return -1;
+  /* The range ends just past the member's name. */
+  const char *t = src->text;
+  unsigned m = o - 1, p = m;
+  if (ident_char(t[m - 1]))
+    return -1;
+  while (p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t'))
+    p--;
+  return t[m] >= 'x' && t[m] <= 'z' && p > 0 && t[p - 1] == '.' ? t[m] - 'x' : -1;
+}
+
 static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
@@ -996,9 +1019,12 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
         n->bi_dim = n->spelling[0] - 'x';
       }
       if (n->kind != N_BUILTIN) {
-        /* In a macro: keep the facts, the legality pass refuses seeds here. */
+        /* In a macro: keep the facts, the dimension from the member's
+         * name where it is one; the legality pass refuses here what the
+         * mode changes (its text cannot be rewritten), and any builtin
+         * whose dimension is unknown. */
         n->kind = N_BUILTIN;
-        n->bi_dim = -1;
+        n->bi_dim = macro_member_dim(u, c);
         if (n->bi == BI_NONE)
           n->bi = BI_THREADIDX;
       }
