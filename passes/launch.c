@@ -53,6 +53,11 @@ static int split_config(const Source *src, unsigned b, unsigned e, Span *parts, 
   int n = 0, depth = 0;
   unsigned start = b;
   for (unsigned i = b; i < e; i++) {
+    size_t j = skip_comment_or_literal(t, e, i); /* a comma in a comment is none of the list's */
+    if (j != i) {
+      i = (unsigned)j - 1;
+      continue;
+    }
     char c = t[i];
     if (c == '(' || c == '[' || c == '{')
       depth++;

@@ -1315,9 +1315,11 @@ static int forward_diagnostics(Unit *u) {
           const char *note = clang_only_note(clang_getCString(msg));
           if (loc_in_main(im, loc, &off))
             error_at(off, "%s%s", clang_getCString(msg), note);
-          else if (clang_getCString(fname))
+          else if (clang_getCString(fname)) {
             fprintf(stderr, "%s:%u:%u: %s: %s%s\n", clang_getCString(fname), line, col, severity_name(sev),
                     clang_getCString(msg), note);
+            diag_keep_first_error(clang_getCString(msg));
+          }
           else
             error_plain("%s%s", clang_getCString(msg), note);
         }

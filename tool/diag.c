@@ -8,6 +8,16 @@
 
 static const Source *diag_src;
 static int nerrors;
+/* Trials nest (a kernel's trial holds its variants' trials): each keeps
+ * its own errors; the enclosing one's are saved while an inner one runs. */
+typedef struct {
+  int errors;
+  char *msg;
+  unsigned off;
+} Trial;
+enum { MAX_TRIALS = 16 };
+static Trial trials[MAX_TRIALS];
+static int trial_depth;
 static bool in_trial;
 static int trial_errors;
 static char *trial_msg;
@@ -29,6 +39,7 @@ void diag_init(const Source *src) {
   diag_src = src;
   nerrors = 0;
   in_trial = false;
+  trial_depth = 0;
   trial_errors = 0;
   trial_msg = NULL;
   trial_off = 0;
@@ -37,6 +48,11 @@ void diag_init(const Source *src) {
 }
 
 const char *diag_first_error(void) { return first_error[0] ? first_error : NULL; }
+
+void diag_keep_first_error(const char *msg) {
+  if (!first_error[0])
+    snprintf(first_error, sizeof first_error, "%s", msg);
+}
 
 /* The report itself: off is in file f's own text. */
 static void vreport_file(const Source *f, unsigned local, const char *kind, const char *fmt, va_list ap) {
@@ -68,9 +84,30 @@ static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap)
   vreport_file(f, f == diag_src ? off : off - f->base, kind, fmt, ap);
 }
 
+/* In a trial, an error is kept, not printed (the first one's text and
+ * place make the warning that leaves the kernel unchanged). */
+static bool trial_keeps(unsigned off, const char *fmt, va_list ap) {
+  if (!in_trial)
+    return false;
+  if (trial_errors++ == 0) {
+    char buf[1024];
+    va_list aq;
+    va_copy(aq, ap);
+    vsnprintf(buf, sizeof buf, fmt, aq);
+    va_end(aq);
+    trial_msg = arena_strdup(buf);
+    trial_off = off;
+  }
+  return true;
+}
+
 void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  if (error && trial_keeps(0, fmt, ap)) {
+    va_end(ap);
+    return;
+  }
   if (error) {
     keep_first(fmt, ap);
     nerrors++;
@@ -88,14 +125,7 @@ void error_at(unsigned off, const char *fmt, ...) {
 }
 
 void verror_at(unsigned off, const char *fmt, va_list ap) {
-  if (in_trial) {
-    if (trial_errors++ == 0) {
-      char buf[1024];
-      vsnprintf(buf, sizeof buf, fmt, ap);
-      trial_msg = arena_strdup(buf);
-      trial_off = off;
-    }
-  } else {
+  if (!trial_keeps(off, fmt, ap)) {
     keep_first(fmt, ap);
     nerrors++;
     vreport(off, "error", fmt, ap);
@@ -131,6 +161,10 @@ void remark_at(unsigned off, const char *fmt, ...) {
 void error_plain(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  if (trial_keeps(0, fmt, ap)) {
+    va_end(ap);
+    return;
+  }
   keep_first(fmt, ap);
   fputs("tfuse: error: ", stderr);
   vfprintf(stderr, fmt, ap);
@@ -153,16 +187,27 @@ void warning_plain(const char *fmt, ...) {
 int error_count(void) { return nerrors; }
 
 void diag_begin_trial(void) {
+  if (in_trial && trial_depth < MAX_TRIALS)
+    trials[trial_depth++] = (Trial){trial_errors, trial_msg, trial_off};
   in_trial = true;
   trial_errors = 0;
   trial_msg = NULL;
+  trial_off = 0;
 }
 
 int diag_end_trial(char **first_message, unsigned *first_off) {
-  in_trial = false;
   *first_message = trial_msg;
   *first_off = trial_off;
-  return trial_errors;
+  int n = trial_errors;
+  if (trial_depth > 0) {
+    Trial t = trials[--trial_depth];
+    trial_errors = t.errors;
+    trial_msg = t.msg;
+    trial_off = t.off;
+  } else {
+    in_trial = false;
+  }
+  return n;
 }
 
 void diag_set_quiet(bool on) { quiet = on; }

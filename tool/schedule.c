@@ -4,9 +4,9 @@
  * Contract: schedule_project takes the project that project_open made
  * (several inputs, or -keep-going, -j or -report-json) and splits its
  * inputs into groups that share nothing tfuse could rewrite: two inputs
- * are in one group when one's text (with the headers under the root that
- * it includes, read as text) defines or names a kernel that the other's
- * defines or names.  A kernel and every launch of it are then in one group,
+ * are in one group when their texts (each with the headers under the root
+ * that it includes, read as text) reach one kernel's definition, or one
+ * declares or launches a kernel whose definition only the other reaches.  A kernel and every launch of it are then in one group,
  * so a group can be rewritten alone.  Each group is rewritten by
  * coarsen_project_all (tool/main.c) in a child process, -j at a time: its
  * translation units die with it (memory is that of the largest group, not
@@ -199,7 +199,7 @@ typedef struct {
   Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters */
   Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
   Vec annotated; /* char*: those of them after a `#pragma tfuse` */
-  Vec idents;    /* char*: every identifier, once (to meet the kernels' names later) */
+  Vec named;     /* char*: kernels it may use defined elsewhere: declared with __global__ (no body), or launched */
 } TextFile;
 
 typedef struct {
@@ -259,12 +259,14 @@ static size_t skip_ident(const char *t, size_t len, size_t i) {
   return i;
 }
 
-/* After `__global__` at i: the kernel's name if this is a definition (its
- * parameter list is followed by a body), else NULL.  The name is the last
+/* After `__global__` at i: the kernel's name (NULL if none is found), and
+ * whether this is a definition (its parameter list is followed by a body)
+ * or a declaration (a `;`).  The name is the last
  * identifier before the first `(` outside attribute lists
  * (`__launch_bounds__(...)`, `__attribute__((...))`), a `<...>` right
  * before that `(` (an explicit specialization) skipped. */
-static char *kernel_defined_at(const char *t, size_t len, size_t i) {
+static char *kernel_declared_at(const char *t, size_t len, size_t i, bool *definition) {
+  *definition = false;
   size_t name_b = 0, name_e = 0;
   while (i < len) {
     size_t j = skip_comment_or_literal(t, len, i);
@@ -334,9 +336,11 @@ static char *kernel_defined_at(const char *t, size_t len, size_t i) {
       i = j - 1;
       continue;
     }
-    if (t[i] == '{')
+    if (t[i] == '{' || t[i] == ';') {
+      *definition = t[i] == '{';
       return arena_strndup(t + name_b, name_e - name_b);
-    if (t[i] == ';' || t[i] == '}' || t[i] == '=')
+    }
+    if (t[i] == '}' || t[i] == '=')
       return NULL;
   }
   return NULL;
@@ -420,15 +424,16 @@ static TextFile *text_file(TextCache *c, const char *real) {
       continue;
     }
     char *id = arena_strndup(t + i, e - i);
-    if (strset_add(&seen, id))
-      vec_push(&f->idents, id);
-    if (!strcmp(id, "__global__")) {
-      char *k = kernel_defined_at(t, len, e);
-      if (k) {
-        vec_push(&f->defines, k);
-        if (last_pragma != (size_t)-1 && last_pragma > last_end)
-          vec_push(&f->annotated, k);
-      }
+    bool definition;
+    char *k = !strcmp(id, "__global__") ? kernel_declared_at(t, len, e, &definition) : NULL;
+    if (k && definition) {
+      vec_push(&f->defines, k);
+      if (last_pragma != (size_t)-1 && last_pragma > last_end)
+        vec_push(&f->annotated, k);
+    } else if (k && strset_add(&seen, k)) {
+      vec_push(&f->named, k);
+    } else if (!k && launch_chevrons(&src, (unsigned)e) && strset_add(&seen, id)) {
+      vec_push(&f->named, id);
     }
     i = e;
   }
@@ -516,8 +521,10 @@ static bool selected(const Options *opt, const TextFile *f, const char *name) {
 }
 
 /* Inputs A and B share a group when a file both reach defines a kernel, or
- * one names a kernel that it does not reach a definition of and the other
- * reaches one (a declaration and a launch of a kernel defined elsewhere). */
+ * one declares (`__global__` without a body) or launches a kernel that it
+ * does not reach a definition of and the other reaches one.  A mere name
+ * is not enough: separate programs of one tree reuse kernels' names for
+ * other things (`thrust::copy` beside a kernel `copy`). */
 static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
   int n = p->inputs.len;
   TextCache cache = {0};
@@ -548,8 +555,8 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
     }
     for (int j = 0; j < closure[i].len; j++) {
       TextFile *t = closure[i].items[j];
-      for (int d = 0; d < t->idents.len; d++) {
-        const char *id = t->idents.items[d];
+      for (int d = 0; d < t->named.len; d++) {
+        const char *id = t->named.items[d];
         if (!strset_has(&kernels, id) || strset_has(&defined, id))
           continue;
         for (int f = 0; f < nf; f++)

@@ -100,6 +100,9 @@ void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_count(void);
 /* The text of the run's first error (no location), or NULL. */
 const char *diag_first_error(void);
+/* An error printed elsewhere (the compiler's, in a header outside the
+ * project): the run's first error if none came before. */
+void diag_keep_first_error(const char *msg);
 /* While muted (the -skip-unsafe trial of one kernel), errors are counted
  * but the text is kept for a later warning instead of being printed. */
 void diag_begin_trial(void);
