@@ -7,14 +7,23 @@
 #                 [DIM x|y|z]
 #                 [MAPPING stride|consecutive]
 #                 [KERNELS <name>...]
+#                 [ALL_KERNELS]
+#                 [KEEP_GOING]
 #                 [CHECK]
 #                 [OPTIONS <extra tfuse arguments>...]
 #                 [OUTPUT_DIR <dir>])
 #
 # For each input, adds a custom command that runs
 #
-#   tfuse -factor K [-mode M] [-dim D] [-mapping P] [-kernel NAME]... [-check]
+#   tfuse -factor K [-mode M] [-dim D] [-mapping P] [-kernel NAME]...
+#         [-all-kernels] [-keep-going] [-check]
 #         [OPTIONS...] <input> -o <OUTPUT_DIR>/<stem>.tfuse.k<K>[.<tags>].cu
+#
+# One command per file: the build tool runs them in parallel, as many as it
+# runs compilations (Ninja's -j), so a large tree scales with the build.
+# ALL_KERNELS coarsens every kernel the file defines; KEEP_GOING leaves a
+# kernel tfuse cannot coarsen, or the whole file if it cannot be parsed,
+# as it was (with a warning), so the generated file always exists.
 #
 # and sets <out-var> (in the caller's scope) to the list of generated files,
 # one per input, in the order of SOURCES, ready for any CUDA target:
@@ -54,7 +63,7 @@
 include_guard(GLOBAL)
 
 function(tfuse_coarsen out_var)
-  set(_opts CHECK)
+  set(_opts CHECK ALL_KERNELS KEEP_GOING)
   set(_one FACTOR MODE DIM MAPPING OUTPUT_DIR)
   set(_multi SOURCES KERNELS OPTIONS)
   cmake_parse_arguments(PARSE_ARGV 1 _tf "${_opts}" "${_one}" "${_multi}")
@@ -122,6 +131,12 @@ function(tfuse_coarsen out_var)
   foreach(_k IN LISTS _tf_KERNELS)
     list(APPEND _args -kernel "${_k}")
   endforeach()
+  if(_tf_ALL_KERNELS)
+    list(APPEND _args -all-kernels)
+  endif()
+  if(_tf_KEEP_GOING)
+    list(APPEND _args -keep-going)
+  endif()
   if(_tf_CHECK)
     list(APPEND _args -check)
     string(APPEND _tags ".check")

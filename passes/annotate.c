@@ -233,6 +233,19 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
       error_at(pr->off, "kernel '%s': %s", fn->sym->name, bad);
   }
 
+  /* -all-kernels: every kernel defined in the project's files, with the
+   * command line's parameters where no pragma gives its own. */
+  for (int j = 0; opt->all_kernels && j < u->functions.len; j++) {
+    Node *f = u->functions.items[j];
+    if (!f->sym->is_global_fn || kernel_of(kernels, f))
+      continue;
+    Kernel *k = kernel_for(kernels, f);
+    k->p = merge(NULL, &opt->cli);
+    const char *bad = params_resolve(&k->p);
+    if (bad)
+      error_plain("kernel '%s': %s", f->sym->name, bad);
+  }
+
   for (int i = 0; i < opt->kernels.len; i++) {
     const char *name = opt->kernels.items[i];
     bool found = false;
@@ -249,8 +262,16 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
         found = true;
       }
     }
-    if (!found)
-      error_plain("no __global__ function named '%s' is defined in '%s'", name, src->path);
+    if (found && opt->group_run)
+      schedule_kernel_matched(name);
+    else if (!found && !opt->group_run) {
+      /* One file: a misspelt name is an error.  Several: a name may be
+       * meant for some of them only, so it is a warning. */
+      if (opt->inputs.len > 1 || (opt->compdb_dir && !opt->inputs.len))
+        warning_plain("no __global__ function named '%s' is defined in %s", name, src->path);
+      else
+        error_plain("no __global__ function named '%s' is defined in '%s'", name, src->path);
+    }
   }
   vec_free(&pragmas);
   check_specializations(u, kernels);

@@ -8,7 +8,9 @@
 #   3. checks that saxpy.tfuse.k4.cu was generated and is coarsened
 #      (contains __tf_grid_x), that saxpy and saxpy_k4 were linked, that
 #      saxpy.tfuse.kauto.cu (FACTOR auto) has its variants and saxpy_auto
-#      linked with tfuse::tune, and that a second build has nothing to do;
+#      linked with tfuse::tune, that all/saxpy.tfuse.k2.cu (ALL_KERNELS
+#      KEEP_GOING) is coarsened and saxpy_all linked, and that a second
+#      build has nothing to do;
 #   4. touches the input saxpy.cu and rebuilds: the tfuse rule must run again
 #      and the file be regenerated; then the same after touching the
 #      installed bin/tfuse.
@@ -113,6 +115,8 @@ grep -q 'saxpy__tf_k1' "$bin/saxpy.tfuse.kauto.cu" || fail "saxpy.tfuse.kauto.cu
 [ -x "$bin/saxpy_auto" ] || fail "saxpy_auto (linked with tfuse::tune) was not built"
 [ -x "$bin/saxpy" ] || fail "saxpy was not built"
 [ -x "$bin/saxpy_k4" ] || fail "saxpy_k4 was not built"
+grep -q '__tf_grid_x' "$bin/all/saxpy.tfuse.k2.cu" || fail "all/saxpy.tfuse.k2.cu (ALL_KERNELS KEEP_GOING) is not coarsened"
+[ -x "$bin/saxpy_all" ] || fail "saxpy_all was not built"
 
 # Nothing to do the second time (no rule that always re-runs).
 echo "+ cmake --build $bin -- -n -d explain" >>"$log"

@@ -13,6 +13,17 @@ static int trial_errors;
 static char *trial_msg;
 static unsigned trial_off;
 static bool quiet; /* warnings, notes and remarks are not printed (errors are) */
+static char first_error[512]; /* the run's first error, for the closing summary */
+
+/* Keeps the first error's text (a run's reason to fail). */
+static void keep_first(const char *fmt, va_list ap) {
+  if (nerrors > 0)
+    return;
+  va_list aq;
+  va_copy(aq, ap);
+  vsnprintf(first_error, sizeof first_error, fmt, aq);
+  va_end(aq);
+}
 
 void diag_init(const Source *src) {
   diag_src = src;
@@ -22,7 +33,10 @@ void diag_init(const Source *src) {
   trial_msg = NULL;
   trial_off = 0;
   quiet = false;
+  first_error[0] = 0;
 }
+
+const char *diag_first_error(void) { return first_error[0] ? first_error : NULL; }
 
 /* The report itself: off is in file f's own text. */
 static void vreport_file(const Source *f, unsigned local, const char *kind, const char *fmt, va_list ap) {
@@ -57,8 +71,10 @@ static void vreport(unsigned off, const char *kind, const char *fmt, va_list ap)
 void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (error)
+  if (error) {
+    keep_first(fmt, ap);
     nerrors++;
+  }
   if (error || !quiet)
     vreport_file(file, off, error ? "error" : "warning", fmt, ap);
   va_end(ap);
@@ -80,6 +96,7 @@ void verror_at(unsigned off, const char *fmt, va_list ap) {
       trial_off = off;
     }
   } else {
+    keep_first(fmt, ap);
     nerrors++;
     vreport(off, "error", fmt, ap);
   }
@@ -114,6 +131,7 @@ void remark_at(unsigned off, const char *fmt, ...) {
 void error_plain(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  keep_first(fmt, ap);
   fputs("tfuse: error: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);

@@ -767,3 +767,13 @@ void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out)
   args_from_flags(flags, cuda_inc, out);
   vec_free(&dry);
 }
+
+void flags_include_paths(const Vec *flags, Vec *dirs, Vec *pre) {
+  for (int i = 0; i < flags->len; i++) {
+    const Flag *f = flags->items[i];
+    if (f->spec && f->value && f->spec->role == F_INC)
+      vec_push(dirs, (void *)f->value);
+    else if (f->spec && f->value && f->spec->role == F_PRE)
+      vec_push(pre, (void *)f->value);
+  }
+}

@@ -45,6 +45,11 @@ static const char usage_text[] =
     "  -no-promote            do not promote shared-memory re-reads to registers\n"
     "  -report                print a remark for each promotion decision\n"
     "  -skip-unsafe           leave kernels that cannot be coarsened unchanged, with a warning\n"
+    "  -all-kernels           coarsen every __global__ function defined in the project's files\n"
+    "  -keep-going            a file that cannot be parsed or a kernel that cannot be coarsened is\n"
+    "                         reported and left unchanged; the rest is written (implies -skip-unsafe)\n"
+    "  -j N                   parse and rewrite N groups of files at once (default 1)\n"
+    "  -report-json FILE      write one record per kernel and per file (the decision and why) to FILE\n"
     "  -external-launches     a thread-mode kernel may be launched outside these files (its\n"
     "                         launches there must divide the block by K themselves)\n"
     "  -check                 also emit each original kernel (as NAME__tf_orig) and route\n"
@@ -297,6 +302,11 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       value = eq + 1;
       name = namebuf;
     }
+    /* -j8: the job count glued. */
+    if (arg[1] == 'j' && arg[2] >= '0' && arg[2] <= '9') {
+      name = "j";
+      value = arg + 2;
+    }
     /* -Ifoo, -DFOO=1 and -UFOO glued forms. */
     if ((arg[1] == 'I' || arg[1] == 'D' || arg[1] == 'U') && arg[2]) {
       vec_push(&opt->compiler_args, arg);
@@ -375,6 +385,21 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       opt->report = true;
     } else if (FLAG("skip-unsafe")) {
       opt->skip_unsafe = true;
+    } else if (FLAG("all-kernels")) {
+      opt->all_kernels = true;
+    } else if (FLAG("keep-going")) {
+      opt->keep_going = true;
+      opt->skip_unsafe = true;
+    } else if (FLAG("j") || FLAG("jobs")) {
+      NEED_VALUE();
+      char *end;
+      long n = strtol(value, &end, 10);
+      if (*end || n < 1 || n > 1024)
+        return usage_error("invalid value '%s' for -j: expected a number of jobs from 1 to 1024%s", value, "");
+      opt->jobs = (int)n;
+    } else if (FLAG("report-json")) {
+      NEED_VALUE();
+      opt->report_json = value;
     } else if (FLAG("external-launches")) {
       opt->external_launches = true;
     } else if (FLAG("check")) {

@@ -194,8 +194,7 @@ bool project_check_others(const Project *p, Vec *kernels, const Options *opt) {
   return ok;
 }
 
-/* mkdir -p of path's folder. */
-static bool make_parent(const char *path) {
+bool project_make_parent(const char *path) {
   char *d = arena_strdup(path);
   char *slash = strrchr(d, '/');
   if (!slash || slash == d)
@@ -254,6 +253,19 @@ bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs) {
   return true;
 }
 
+const char *project_destination(const Project *p, const Output *o, const Options *opt) {
+  if (!opt->in_place && !opt->out_dir)
+    return opt->output ? opt->output : "-";
+  if (!opt->out_dir)
+    return o->file->path;
+  const char *real = path_real(o->file->path);
+  if (!real || !project_under_root(p, real)) {
+    error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", o->file->path, p->root);
+    return NULL;
+  }
+  return arena_printf("%s/%s", opt->out_dir, real + strlen(p->root) + (strlen(p->root) > 1));
+}
+
 bool project_write(const Project *p, const Vec *outs, const Options *opt) {
   if (!opt->in_place && !opt->out_dir) {
     const Output *o = outs->items[0];
@@ -265,21 +277,13 @@ bool project_write(const Project *p, const Vec *outs, const Options *opt) {
   size_t *lens = arena_alloc(sizeof(size_t) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     const Output *o = outs->items[i];
-    const char *dest = o->file->path;
-    if (opt->out_dir) {
-      const char *real = path_real(o->file->path);
-      if (!real || !project_under_root(p, real)) {
-        error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", o->file->path, p->root);
-        return false;
-      }
-      dest = arena_printf("%s/%s", opt->out_dir, real + strlen(p->root) + (strlen(p->root) > 1));
-    }
-    paths[i] = dest;
+    if (!(paths[i] = project_destination(p, o, opt)))
+      return false;
     data[i] = o->text;
     lens[i] = o->len;
   }
   for (int i = 0; i < n && opt->out_dir; i++)
-    if (!make_parent(paths[i]))
+    if (!project_make_parent(paths[i]))
       return false;
   return edit_write_files(n, paths, data, lens);
 }

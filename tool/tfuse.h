@@ -98,6 +98,8 @@ void diag_in_file(const Source *file, unsigned off, bool error, const char *fmt,
 void error_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_count(void);
+/* The text of the run's first error (no location), or NULL. */
+const char *diag_first_error(void);
 /* While muted (the -skip-unsafe trial of one kernel), errors are counted
  * but the text is kept for a later warning instead of being printed. */
 void diag_begin_trial(void);
@@ -186,6 +188,14 @@ typedef struct {
   bool report;
   bool skip_unsafe;
   bool external_launches; /* -external-launches: no launch in the file is not an error */
+  bool all_kernels;       /* -all-kernels: every __global__ function defined in the project's files */
+  bool keep_going;        /* -keep-going: failures are reported per file and kernel, the rest written */
+  int jobs;               /* -j N: groups of files processed at once (0: 1) */
+  const char *report_json; /* -report-json FILE */
+  /* Set by the driver, not an option: a run over one group of a project's
+   * files (tool/schedule.c), where a -kernel NAME another group defines is
+   * no error. */
+  bool group_run;
   bool check;             /* -check: keep the originals, checked launches */
   bool verbose;           /* -v: print the parser's arguments */
   const char *dump_after; /* pass name or NULL */
@@ -253,6 +263,9 @@ void flags_normalize(Compiler cc, char *const *argv, int argc, const char *dir, 
 /* Appends the parser's (clang's) arguments for those flags: the include
  * folders and macros the compiler would use, nvcc's asked of nvcc. */
 void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out);
+/* The include folders (char*, in order) and pre-included files of those
+ * flags, as given (no compiler's implicit ones). */
+void flags_include_paths(const Vec *flags, Vec *dirs, Vec *pre);
 
 /* ===================== tool/compdb.c ===================== */
 
@@ -311,6 +324,11 @@ typedef struct {
 bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs);
 /* Writes the outputs where the options say (-o, -i, -out-dir), all or none. */
 bool project_write(const Project *p, const Vec *outs, const Options *opt);
+/* Where an output goes: -o's file ("-": standard output), the file itself
+ * (-i), or its place under -out-dir; NULL after an error. */
+const char *project_destination(const Project *p, const Output *o, const Options *opt);
+/* mkdir -p of path's folder; false after an error. */
+bool project_make_parent(const char *path);
 
 /* ===================== passes/parse.c ===================== */
 
@@ -760,6 +778,31 @@ int tfuse_main(int argc, char **argv);
 /* Runs the analyses and rewrites of one kernel with its Params; false if
  * it is refused. */
 bool coarsen_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el);
+/* One project rewritten as one unit (parse .. verify, -factor auto's second
+ * emission included); the changed files' texts in outputs (Output*), for
+ * the caller to write.  Returns the exit status. */
+int coarsen_project_all(Project *proj, Options *opt, Vec *outputs);
+
+/* ===================== tool/schedule.c ===================== */
+
+/* Whether a run goes through groups of files (several inputs, -keep-going,
+ * -j, -report-json). */
+bool schedule_wanted(const Project *p, const Options *opt);
+/* The whole run over the project's groups; returns the exit status. */
+int schedule_project(Project *p, Options *opt);
+/* -v on one project: the closing summary from this run's records. */
+void schedule_summary_one(const Project *p, double seconds);
+/* Records of a run (for the summary and -report-json): */
+void record_begin(const Project *p);
+void record_kernel(Kernel *k, const char *decision, const char *reason);
+void record_parsed(const Project *p);
+void record_written(const Vec *outputs);
+void record_parse_failure(const Project *p);
+void record_failure(const Vec *kernels);
+/* A -kernel NAME this group defines. */
+void schedule_kernel_matched(const char *name);
+/* Seconds since some fixed time (wall clock). */
+double now_seconds(void);
 
 /* ===================== tool/prelude.c ===================== */
 

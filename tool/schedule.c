@@ -1,0 +1,1081 @@
+/* schedule: a run over many files, in groups, each in a process of its own;
+ * and the records every run keeps of its kernels and files.
+ *
+ * Contract: schedule_project takes the project that project_open made
+ * (several inputs, or -keep-going, -j or -report-json) and splits its
+ * inputs into groups that share nothing tfuse could rewrite: two inputs
+ * are in one group when one's text (with the headers under the root that
+ * it includes, read as text) defines or names a kernel that the other's
+ * defines or names.  A kernel and every launch of it are then in one group,
+ * so a group can be rewritten alone.  Each group is rewritten by
+ * coarsen_project_all (tool/main.c) in a child process, -j at a time: its
+ * translation units die with it (memory is that of the largest group, not
+ * of the tree), a crash or a failure stays in its group, and its
+ * diagnostics are printed whole when it ends.  A child stages its changed
+ * files and writes its records (below); the parent writes the staged files
+ * at the end: all or none, or with -keep-going those of the groups that
+ * succeeded.  Then the closing summary (stderr) and the -report-json file.
+ *
+ * Records, one line each, tab-separated (record_* below, kept by every
+ * run, a single file's too, for -v and -report-json):
+ *   K  file  line  col  kernel  decision  factor  reason
+ *   F  file  status  reason          status: parsed, failed
+ *   M  name                          a -kernel NAME this group defines
+ *   O  destination  staged  file     a changed file, staged (children only)
+ */
+#include "tfuse.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- records ---- */
+
+static Buf records;              /* this run's (or this group's) lines */
+static const Project *rec_project; /* whose text kernels' offsets are in */
+static Vec rec_kernels;          /* Kernel*: those with a K line (malloc'd vector, not the arena's) */
+
+static void rec_field(Buf *b, const char *s) {
+  buf_puts(b, "\t");
+  for (; s && *s; s++)
+    buf_add(b, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
+}
+
+void record_begin(const Project *p) {
+  buf_free(&records);
+  rec_project = p;
+  free(rec_kernels.items);
+  rec_kernels = (Vec){0};
+}
+
+static bool recorded(const Kernel *k) {
+  for (int i = 0; i < rec_kernels.len; i++)
+    if (rec_kernels.items[i] == k)
+      return true;
+  return false;
+}
+
+void record_kernel(Kernel *k, const char *decision, const char *reason) {
+  if (recorded(k))
+    return;
+  if (rec_kernels.len == rec_kernels.cap) {
+    rec_kernels.cap = rec_kernels.cap ? 2 * rec_kernels.cap : 16;
+    rec_kernels.items = realloc(rec_kernels.items, sizeof(void *) * (size_t)rec_kernels.cap);
+  }
+  rec_kernels.items[rec_kernels.len++] = k;
+  const char *path = "?";
+  int line = 0, col = 0;
+  if (rec_project && rec_project->text.text)
+    source_locate(&rec_project->text, k->fn->loc, &path, &line, &col);
+  buf_puts(&records, "K");
+  rec_field(&records, path);
+  buf_printf(&records, "\t%d\t%d", line, col);
+  rec_field(&records, k->sym->name);
+  rec_field(&records, decision);
+  rec_field(&records, k->p.factor == FACTOR_AUTO ? "auto"
+                                                 : arena_printf("%s %s.%s", params_factor_text(&k->p),
+                                                                mode_name(k->p.mode), params_dim_text(&k->p)));
+  rec_field(&records, reason ? reason : "");
+  buf_puts(&records, "\n");
+}
+
+static void record_file(const char *path, const char *status, const char *reason) {
+  buf_puts(&records, "F");
+  rec_field(&records, path);
+  rec_field(&records, status);
+  rec_field(&records, reason ? reason : "");
+  buf_puts(&records, "\n");
+}
+
+void record_written(const Vec *outputs) {
+  for (int i = 0; i < outputs->len; i++)
+    record_file(((Output *)outputs->items[i])->file->path, "written", NULL);
+}
+
+void record_parsed(const Project *p) {
+  for (int i = 0; i < p->files.len; i++)
+    record_file(((Source *)p->files.items[i])->path, "parsed", NULL);
+}
+
+static const char *failure_reason(const char *what) {
+  const char *e = diag_first_error();
+  return e ? arena_printf("%s (%s)", what, e) : what;
+}
+
+void record_parse_failure(const Project *p) {
+  const char *why = failure_reason("does not parse");
+  for (int i = 0; i < p->inputs.len; i++)
+    record_file(((Input *)p->inputs.items[i])->path, "failed", why);
+}
+
+void record_failure(const Vec *kernels) {
+  const char *why = failure_reason("the rewrite of its files failed");
+  for (int i = 0; i < kernels->len; i++) {
+    Kernel *k = kernels->items[i];
+    if (k->p.factor != 1)
+      record_kernel(k, "unchanged", why);
+  }
+}
+
+void schedule_kernel_matched(const char *name) {
+  buf_puts(&records, "M");
+  rec_field(&records, name);
+  buf_puts(&records, "\n");
+}
+
+/* ---- what the parent gathers ---- */
+
+typedef struct {
+  char *file, *kernel, *decision, *factor, *reason;
+  int line, col;
+} KernelRec;
+
+typedef struct {
+  char *file, *status, *reason;
+} FileRec;
+
+typedef struct {
+  Vec kernels; /* KernelRec* */
+  Vec files;   /* FileRec* */
+  Vec matched; /* char* */
+  Vec outs;    /* char*[2]: destination, staged file */
+  int groups, failed_groups;
+} Gathered;
+
+/* Splits one record line into its tab-separated fields (at most max). */
+static int split_fields(char *line, char **f, int max) {
+  int n = 0;
+  for (char *p = line; n < max;) {
+    f[n++] = p;
+    char *t = strchr(p, '\t');
+    if (!t)
+      break;
+    *t = 0;
+    p = t + 1;
+  }
+  return n;
+}
+
+static void gather_lines(Gathered *g, char *text) {
+  for (char *line = text; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl)
+      *nl = 0;
+    char *f[8] = {0};
+    int n = split_fields(arena_strdup(line), f, 8);
+    if (!strcmp(f[0], "K") && n == 8) {
+      KernelRec *r = arena_alloc(sizeof *r);
+      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3])};
+      vec_push(&g->kernels, r);
+    } else if (!strcmp(f[0], "F") && n == 4) {
+      FileRec *r = arena_alloc(sizeof *r);
+      *r = (FileRec){f[1], f[2], f[3]};
+      vec_push(&g->files, r);
+    } else if (!strcmp(f[0], "M") && n == 2) {
+      vec_push(&g->matched, f[1]);
+    } else if (!strcmp(f[0], "O") && n == 4) {
+      char **o = arena_alloc(3 * sizeof *o);
+      o[0] = f[1];
+      o[1] = f[2];
+      o[2] = f[3];
+      vec_push(&g->outs, o);
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+}
+
+/* ---- the groups: which inputs share kernels, read as text ---- */
+
+/* A file of the project read as text: its #include names, the kernels it
+ * defines and the identifiers it uses that are kernels' names. */
+typedef struct {
+  const char *real;
+  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters */
+  Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
+  Vec annotated; /* char*: those of them after a `#pragma tfuse` */
+  Vec idents;    /* char*: every identifier, once (to meet the kernels' names later) */
+} TextFile;
+
+typedef struct {
+  Vec files; /* TextFile* */
+} TextCache;
+
+static bool vec_has(const Vec *v, const char *s) {
+  for (int i = 0; i < v->len; i++)
+    if (!strcmp(v->items[i], s))
+      return true;
+  return false;
+}
+
+/* A set of strings (open addressing, grows at half full). */
+typedef struct {
+  const char **slot;
+  size_t cap, count;
+} StrSet;
+
+static bool strset_add(StrSet *s, const char *str) {
+  if (2 * (s->count + 1) > s->cap) {
+    size_t ncap = s->cap ? 2 * s->cap : 64;
+    const char **ns = calloc(ncap, sizeof *ns);
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->slot[i]) {
+        size_t j = str_hash(s->slot[i]) & (ncap - 1);
+        while (ns[j])
+          j = (j + 1) & (ncap - 1);
+        ns[j] = s->slot[i];
+      }
+    free(s->slot);
+    s->slot = ns;
+    s->cap = ncap;
+  }
+  size_t j = str_hash(str) & (s->cap - 1);
+  while (s->slot[j] && strcmp(s->slot[j], str))
+    j = (j + 1) & (s->cap - 1);
+  if (s->slot[j])
+    return false;
+  s->slot[j] = str;
+  s->count++;
+  return true;
+}
+
+static bool strset_has(const StrSet *s, const char *str) {
+  if (!s->cap)
+    return false;
+  size_t j = str_hash(str) & (s->cap - 1);
+  while (s->slot[j] && strcmp(s->slot[j], str))
+    j = (j + 1) & (s->cap - 1);
+  return s->slot[j] != NULL;
+}
+
+static size_t skip_ident(const char *t, size_t len, size_t i) {
+  while (i < len && ident_char(t[i]))
+    i++;
+  return i;
+}
+
+/* After `__global__` at i: the kernel's name if this is a definition (its
+ * parameter list is followed by a body), else NULL.  The name is the last
+ * identifier before the first `(` outside attribute lists
+ * (`__launch_bounds__(...)`, `__attribute__((...))`), a `<...>` right
+ * before that `(` (an explicit specialization) skipped. */
+static char *kernel_defined_at(const char *t, size_t len, size_t i) {
+  size_t name_b = 0, name_e = 0;
+  while (i < len) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    char c = t[i];
+    if (c == ';' || c == '{' || c == '}')
+      return NULL;
+    if (ident_char(c)) {
+      size_t e = skip_ident(t, len, i);
+      size_t k = e;
+      while (k < len && (t[k] == ' ' || t[k] == '\t' || t[k] == '\n'))
+        k++;
+      bool attr = (e - i == 17 && !strncmp(t + i, "__launch_bounds__", 17)) ||
+                  (e - i == 13 && !strncmp(t + i, "__attribute__", 13)) ||
+                  (e - i == 16 && !strncmp(t + i, "__cluster_dims__", 16)) ||
+                  (e - i == 8 && !strncmp(t + i, "__align__", 8)) ||
+                  (e - i == 7 && !strncmp(t + i, "alignas", 7)) || (e - i == 8 && !strncmp(t + i, "decltype", 8));
+      if (attr && k < len && t[k] == '(') {
+        int depth = 0;
+        for (i = k; i < len; i++) {
+          depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
+          if (depth == 0)
+            break;
+        }
+        i++;
+        continue;
+      }
+      name_b = i;
+      name_e = e;
+      i = e;
+      continue;
+    }
+    if (c == '<' && name_e) { /* template arguments of the name: skipped whole */
+      int depth = 0;
+      for (; i < len; i++) {
+        depth += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
+        if (depth == 0 || t[i] == ';' || t[i] == '{')
+          break;
+      }
+      i++;
+      continue;
+    }
+    if (c == '(')
+      break;
+    i++;
+  }
+  if (!name_e || i >= len)
+    return NULL;
+  /* The parameter list, then a body or a `;`. */
+  int depth = 0;
+  for (; i < len; i++) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j - 1;
+      continue;
+    }
+    depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
+    if (depth == 0)
+      break;
+  }
+  for (i++; i < len; i++) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j - 1;
+      continue;
+    }
+    if (t[i] == '{')
+      return arena_strndup(t + name_b, name_e - name_b);
+    if (t[i] == ';' || t[i] == '}' || t[i] == '=')
+      return NULL;
+  }
+  return NULL;
+}
+
+/* Reads a file once: its includes, kernels and identifiers (its text stays
+ * in the arena: a tree's sources are small beside a parse). */
+static TextFile *text_file(TextCache *c, const char *real) {
+  for (int i = 0; i < c->files.len; i++) {
+    TextFile *f = c->files.items[i];
+    if (!strcmp(f->real, real))
+      return f;
+  }
+  TextFile *f = arena_alloc(sizeof *f);
+  f->real = real;
+  vec_push(&c->files, f);
+  Source src = {0};
+  if (!source_load(&src, real))
+    return f;
+  const char *t = src.text;
+  size_t len = src.len;
+  StrSet seen = {0};
+  bool line_start = true;
+  size_t last_pragma = (size_t)-1, last_end = 0; /* a `#pragma tfuse`, the last `;` or `}` */
+  for (size_t i = 0; i < len;) {
+    if (line_start) {
+      size_t k = i;
+      while (k < len && (t[k] == ' ' || t[k] == '\t'))
+        k++;
+      if (k < len && t[k] == '#') {
+        k++;
+        while (k < len && (t[k] == ' ' || t[k] == '\t'))
+          k++;
+        size_t e = skip_ident(t, len, k);
+        if ((e - k == 7 && !strncmp(t + k, "include", 7)) || (e - k == 12 && !strncmp(t + k, "include_next", 12))) {
+          while (e < len && (t[e] == ' ' || t[e] == '\t'))
+            e++;
+          char close = e < len && t[e] == '"' ? '"' : e < len && t[e] == '<' ? '>' : 0;
+          size_t q = e + 1;
+          while (close && q < len && t[q] != close && t[q] != '\n')
+            q++;
+          if (close && q < len && t[q] == close)
+            vec_push(&f->includes, arena_strndup(t + e, q - e + 1));
+        } else if (e - k == 6 && !strncmp(t + k, "pragma", 6)) {
+          size_t p = e;
+          while (p < len && (t[p] == ' ' || t[p] == '\t'))
+            p++;
+          if (len - p >= 5 && !strncmp(t + p, "tfuse", 5))
+            last_pragma = i;
+        }
+        /* The rest of the directive (with its continuation lines). */
+        while (k < len && t[k] != '\n')
+          k += t[k] == '\\' && k + 1 < len ? 2 : 1;
+        i = k;
+        continue;
+      }
+      line_start = false;
+    }
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      for (size_t k = i; k < j; k++)
+        line_start |= t[k] == '\n';
+      i = j;
+      continue;
+    }
+    char ch = t[i];
+    if (ch == '\n') {
+      line_start = true;
+      i++;
+      continue;
+    }
+    if (ch == ';' || ch == '}')
+      last_end = i;
+    if (!ident_char(ch) || (i > 0 && ident_char(t[i - 1]))) {
+      i++;
+      continue;
+    }
+    size_t e = skip_ident(t, len, i);
+    if (ch >= '0' && ch <= '9') {
+      i = e;
+      continue;
+    }
+    char *id = arena_strndup(t + i, e - i);
+    if (strset_add(&seen, id))
+      vec_push(&f->idents, id);
+    if (!strcmp(id, "__global__")) {
+      char *k = kernel_defined_at(t, len, e);
+      if (k) {
+        vec_push(&f->defines, k);
+        if (last_pragma != (size_t)-1 && last_pragma > last_end)
+          vec_push(&f->annotated, k);
+      }
+    }
+    i = e;
+  }
+  free(seen.slot);
+  return f;
+}
+
+/* The file an #include names, as the compiler would find it: beside the
+ * including file (quoted form), then in the include folders; NULL if it
+ * is not under the root (or not found). */
+static const char *resolve_include(const Project *p, const char *from, const char *inc, const Vec *dirs) {
+  size_t n = strlen(inc);
+  char *name = arena_strndup(inc + 1, n - 2);
+  Vec tries = {0};
+  if (name[0] == '/')
+    vec_push(&tries, name);
+  else {
+    if (inc[0] == '"') {
+      const char *slash = strrchr(from, '/');
+      vec_push(&tries, arena_printf("%.*s/%s", (int)(slash ? slash - from : 1), slash ? from : "/", name));
+    }
+    for (int i = 0; i < dirs->len; i++)
+      vec_push(&tries, arena_printf("%s/%s", (char *)dirs->items[i], name));
+  }
+  for (int i = 0; i < tries.len; i++) {
+    const char *real = path_real(tries.items[i]);
+    struct stat st;
+    if (real && stat(real, &st) == 0 && S_ISREG(st.st_mode))
+      return project_under_root(p, real) ? real : NULL;
+  }
+  return NULL;
+}
+
+/* The files of the project an input reaches: itself, then every header
+ * under the root it includes, directly or not (each #include taken, as if
+ * every preprocessor branch were), and its pre-included files. */
+static void input_closure(const Project *p, TextCache *c, const Input *in, Vec *out) {
+  Vec dirs = {0}, pre = {0};
+  flags_include_paths(&in->flags, &dirs, &pre);
+  vec_push(out, text_file(c, in->real));
+  for (int i = 0; i < pre.len; i++) {
+    const char *real = path_real(pre.items[i]);
+    if (real && project_under_root(p, real))
+      vec_push(out, text_file(c, real));
+  }
+  for (int i = 0; i < out->len; i++) {
+    TextFile *f = out->items[i];
+    for (int j = 0; j < f->includes.len; j++) {
+      const char *real = resolve_include(p, f->real, f->includes.items[j], &dirs);
+      if (!real)
+        continue;
+      TextFile *h = text_file(c, real);
+      bool have = false;
+      for (int k = 0; k < out->len && !have; k++)
+        have = out->items[k] == h;
+      if (!have)
+        vec_push(out, h);
+    }
+  }
+}
+
+static int uf_find(int *parent, int i) {
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+static void uf_union(int *parent, int a, int b) {
+  a = uf_find(parent, a);
+  b = uf_find(parent, b);
+  if (a != b)
+    parent[a < b ? b : a] = a < b ? a : b;
+}
+
+typedef struct {
+  Vec inputs;      /* Input* */
+  Vec kernels;     /* char*: the kernels its files define that this run selects */
+  const char *first; /* its first input's path, for progress */
+} Group;
+
+/* Whether the run selects kernel `name` defined in a file (before parsing:
+ * what a group that fails to parse leaves unchanged). */
+static bool selected(const Options *opt, const TextFile *f, const char *name) {
+  return opt->all_kernels || vec_has(&opt->kernels, name) || vec_has(&f->annotated, name);
+}
+
+/* Inputs A and B share a group when a file both reach defines a kernel, or
+ * one names a kernel that it does not reach a definition of and the other
+ * reaches one (a declaration and a launch of a kernel defined elsewhere). */
+static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
+  int n = p->inputs.len;
+  TextCache cache = {0};
+  Vec *closure = arena_alloc(sizeof(Vec) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    input_closure(p, &cache, p->inputs.items[i], &closure[i]);
+  /* Nodes: the inputs, then every file read. */
+  int nf = cache.files.len;
+  int *parent = malloc(sizeof(int) * (size_t)(n + nf));
+  for (int i = 0; i < n + nf; i++)
+    parent[i] = i;
+  StrSet kernels = {0};
+  for (int f = 0; f < nf; f++) {
+    TextFile *t = cache.files.items[f];
+    for (int j = 0; j < t->defines.len; j++)
+      strset_add(&kernels, t->defines.items[j]);
+  }
+  for (int i = 0; i < n; i++) {
+    StrSet defined = {0};
+    for (int j = 0; j < closure[i].len; j++) {
+      TextFile *t = closure[i].items[j];
+      for (int d = 0; d < t->defines.len; d++)
+        strset_add(&defined, t->defines.items[d]);
+      if (t->defines.len)
+        for (int f = 0; f < nf; f++)
+          if (cache.files.items[f] == t)
+            uf_union(parent, i, n + f);
+    }
+    for (int j = 0; j < closure[i].len; j++) {
+      TextFile *t = closure[i].items[j];
+      for (int d = 0; d < t->idents.len; d++) {
+        const char *id = t->idents.items[d];
+        if (!strset_has(&kernels, id) || strset_has(&defined, id))
+          continue;
+        for (int f = 0; f < nf; f++)
+          if (vec_has(&((TextFile *)cache.files.items[f])->defines, id))
+            uf_union(parent, i, n + f);
+      }
+    }
+    free(defined.slot);
+  }
+  /* One group per root, in the inputs' order. */
+  Group **by_root = calloc((size_t)(n + nf), sizeof *by_root);
+  for (int i = 0; i < n; i++) {
+    int r = uf_find(parent, i);
+    if (!by_root[r]) {
+      by_root[r] = arena_alloc(sizeof(Group));
+      by_root[r]->first = ((Input *)p->inputs.items[i])->path;
+      vec_push(groups, by_root[r]);
+    }
+    Group *g = by_root[r];
+    vec_push(&g->inputs, p->inputs.items[i]);
+    for (int j = 0; j < closure[i].len; j++) {
+      TextFile *t = closure[i].items[j];
+      for (int d = 0; d < t->defines.len; d++)
+        if (selected(opt, t, t->defines.items[d]) && !vec_has(&g->kernels, t->defines.items[d]))
+          vec_push(&g->kernels, t->defines.items[d]);
+    }
+  }
+  free(by_root);
+  free(parent);
+  free(kernels.slot);
+}
+
+/* ---- the children ---- */
+
+typedef struct {
+  Group *g;
+  pid_t pid;
+  char *rec, *err; /* its record and diagnostics files */
+} Job;
+
+static bool write_whole(const char *path, const char *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, len, f) == len;
+  return (fclose(f) == 0) && ok;
+}
+
+/* The child: rewrites group g as a project of its own; never returns. */
+static void run_child(const Project *p, Options *opt, Group *g, int gi, const char *stage, const char *rec,
+                      const char *err) {
+  FILE *e = freopen(err, "w", stderr);
+  (void)e;
+  Project sub = {0};
+  sub.root = p->root;
+  sub.inputs = g->inputs;
+  for (int i = 0; i < p->others.len; i++)
+    vec_push(&sub.others, p->others.items[i]);
+  /* The other groups' inputs: a launch there of a kernel of this group is
+   * one the texts missed (a kernel defined through a macro), reported as
+   * for a file not given. */
+  for (int i = 0; i < p->inputs.len; i++) {
+    Input *in = p->inputs.items[i];
+    bool mine = false;
+    for (int j = 0; j < g->inputs.len && !mine; j++)
+      mine = g->inputs.items[j] == in;
+    if (!mine)
+      vec_push(&sub.others, (void *)in->path);
+  }
+  opt->group_run = true;
+  Vec outputs = {0};
+  int rc = coarsen_project_all(&sub, opt, &outputs);
+  if (rc == 0 && !opt->dump_after)
+    for (int i = 0; i < outputs.len; i++) {
+      const Output *o = outputs.items[i];
+      const char *dest = project_destination(&sub, o, opt);
+      const char *staged = arena_printf("%s/g%d.%d", stage, gi, i);
+      if (!dest || !write_whole(staged, o->text, o->len)) {
+        rc = 1;
+        break;
+      }
+      buf_puts(&records, "O");
+      rec_field(&records, dest);
+      rec_field(&records, staged);
+      rec_field(&records, o->file->path);
+      buf_puts(&records, "\n");
+    }
+  fflush(stderr);
+  bool ok = write_whole(rec, records.data ? records.data : "", records.len);
+  _exit(ok ? rc : 3);
+}
+
+/* Copies a child's diagnostics to stderr. */
+static void copy_out(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return;
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    fwrite(buf, 1, n, stderr);
+  fclose(f);
+  unlink(path);
+}
+
+static char *slurp(const char *path, size_t *len) {
+  Source s = {0};
+  if (!source_load(&s, path))
+    return NULL;
+  *len = s.len;
+  return s.text;
+}
+
+double now_seconds(void) {
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static bool progress_on;
+
+static void progress(int done, int all, int files_done, int files_all, const char *current) {
+  if (!progress_on)
+    return;
+  fprintf(stderr, "\r\033[Ktfuse: %d/%d files (%d/%d groups)%s%s", files_done, files_all, done, all,
+          current ? ", now " : "", current ? current : "");
+  fflush(stderr);
+}
+
+static void progress_clear(void) {
+  if (progress_on)
+    fputs("\r\033[K", stderr);
+}
+
+/* A group that ended without its records (a crash, a signal): its files
+ * failed and its selected kernels stay unchanged. */
+static void gather_lost(Gathered *gt, const Group *g, const char *why) {
+  for (int i = 0; i < g->inputs.len; i++) {
+    FileRec *r = arena_alloc(sizeof *r);
+    *r = (FileRec){(char *)((Input *)g->inputs.items[i])->path, "failed", (char *)why};
+    vec_push(&gt->files, r);
+  }
+  for (int i = 0; i < g->kernels.len; i++) {
+    KernelRec *r = arena_alloc(sizeof *r);
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0};
+    vec_push(&gt->kernels, r);
+  }
+}
+
+/* A group whose files failed to parse: its records say which, but not its
+ * kernels (unknown without a parse): those its texts define and the run
+ * selects are left unchanged. */
+static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
+  for (int i = 0; i < g->kernels.len; i++) {
+    bool have = false;
+    for (int j = 0; j < gt->kernels.len && !have; j++)
+      have = !strcmp(((KernelRec *)gt->kernels.items[j])->kernel, g->kernels.items[i]);
+    if (have)
+      continue;
+    KernelRec *r = arena_alloc(sizeof *r);
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0};
+    vec_push(&gt->kernels, r);
+  }
+}
+
+static void finish_job(Gathered *gt, Job *j, int status) {
+  copy_out(j->err);
+  size_t len = 0;
+  char *text = slurp(j->rec, &len);
+  unlink(j->rec);
+  bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!ok)
+    gt->failed_groups++;
+  if (!text) {
+    gather_lost(gt, j->g,
+                WIFSIGNALED(status) ? arena_printf("tfuse stopped on signal %d while rewriting these files",
+                                                   WTERMSIG(status))
+                                    : "tfuse could not finish rewriting these files");
+    return;
+  }
+  int before = gt->files.len;
+  gather_lines(gt, text);
+  for (int i = before; i < gt->files.len; i++) {
+    FileRec *r = gt->files.items[i];
+    if (!strcmp(r->status, "failed")) {
+      gather_unparsed(gt, j->g, r->reason);
+      break;
+    }
+  }
+}
+
+/* ---- summary and report ---- */
+
+/* A reason without the names in it, to count reasons alike: quoted names
+ * become '…', and the advice after ": " or "; " goes (but not inside
+ * parentheses, which hold the first error of a file that failed). */
+static char *reason_class(const char *r) {
+  Buf b = {0};
+  bool quote = false;
+  int paren = 0;
+  for (const char *p = r; *p; p++) {
+    paren += !quote && *p == '(' ? 1 : !quote && *p == ')' ? -1 : 0;
+    if (!quote && !paren && ((p[0] == ':' || p[0] == ';') && p[1] == ' ') && b.len > 0)
+      break;
+    /* A quote opens after a non-letter (else it is an apostrophe: "pointer's"). */
+    if (*p == '\'' && (quote || p == r || !ident_char(p[-1]))) {
+      buf_puts(&b, quote ? "'" : "'\xe2\x80\xa6");
+      quote = !quote;
+      continue;
+    }
+    if (!quote)
+      buf_add(&b, p, 1);
+  }
+  char *s = arena_strdup(b.data ? b.data : "");
+  buf_free(&b);
+  return s;
+}
+
+typedef struct {
+  const char *what;
+  int n;
+} Count;
+
+static void count_add(Vec *counts, const char *what) {
+  for (int i = 0; i < counts->len; i++) {
+    Count *c = counts->items[i];
+    if (!strcmp(c->what, what)) {
+      c->n++;
+      return;
+    }
+  }
+  Count *c = arena_alloc(sizeof *c);
+  c->what = what;
+  c->n = 1;
+  vec_push(counts, c);
+}
+
+static int cmp_count(const void *a, const void *b) {
+  const Count *x = *(Count *const *)a, *y = *(Count *const *)b;
+  return x->n != y->n ? y->n - x->n : strcmp(x->what, y->what);
+}
+
+static void print_counts(Vec *counts) {
+  if (counts->len > 1)
+    qsort(counts->items, (size_t)counts->len, sizeof(void *), cmp_count);
+  for (int i = 0; i < counts->len; i++) {
+    Count *c = counts->items[i];
+    fprintf(stderr, "tfuse: %6d  %s\n", c->n, c->what);
+  }
+}
+
+/* The final status of each file (failed wins, then written). */
+static const char *file_status(const Gathered *gt, const char *file, const char **reason) {
+  const char *st = "unchanged";
+  *reason = "";
+  for (int i = 0; i < gt->files.len; i++) {
+    FileRec *r = gt->files.items[i];
+    if (strcmp(r->file, file))
+      continue;
+    if (!strcmp(r->status, "failed")) {
+      *reason = r->reason;
+      return "failed";
+    }
+    if (!strcmp(r->status, "written"))
+      st = "written";
+  }
+  return st;
+}
+
+static void summary(const Gathered *gt, int inputs, double seconds) {
+  Vec seen = {0}, failed = {0}, reasons = {0};
+  int parsed = 0, nfailed = 0, written = 0;
+  for (int i = 0; i < gt->files.len; i++) {
+    FileRec *r = gt->files.items[i];
+    if (vec_has(&seen, r->file))
+      continue;
+    vec_push(&seen, r->file);
+    const char *why;
+    const char *st = file_status(gt, r->file, &why);
+    if (!strcmp(st, "failed")) {
+      nfailed++;
+      count_add(&failed, reason_class(why));
+    } else
+      parsed++;
+    written += !strcmp(st, "written");
+  }
+  fprintf(stderr, "tfuse: %d input file%s, %d file%s in all: %d parsed, %d failed, %d written (%.1f s)\n", inputs,
+          inputs == 1 ? "" : "s", seen.len, seen.len == 1 ? "" : "s", parsed, nfailed, written, seconds);
+  print_counts(&failed);
+  int coarsened = 0, unchanged = 0;
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *r = gt->kernels.items[i];
+    if (!strcmp(r->decision, "coarsened"))
+      coarsened++;
+    else {
+      unchanged++;
+      count_add(&reasons, reason_class(r->reason));
+    }
+  }
+  fprintf(stderr, "tfuse: %d kernel%s: %d coarsened, %d left unchanged%s\n", gt->kernels.len,
+          gt->kernels.len == 1 ? "" : "s", coarsened, unchanged, unchanged ? ":" : "");
+  print_counts(&reasons);
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static bool write_report(const char *path, const Gathered *gt, double seconds) {
+  char *tmp = arena_printf("%s.tfuse-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    error_plain("cannot write the report '%s': %s", path, strerror(errno));
+    return false;
+  }
+  fputs("{\n  \"files\": [", f);
+  Vec seen = {0};
+  for (int i = 0; i < gt->files.len; i++) {
+    FileRec *r = gt->files.items[i];
+    if (vec_has(&seen, r->file))
+      continue;
+    vec_push(&seen, r->file);
+    const char *why, *st = file_status(gt, r->file, &why);
+    fprintf(f, "%s\n    {\"file\": ", seen.len > 1 ? "," : "");
+    json_string(f, r->file);
+    fputs(", \"status\": ", f);
+    json_string(f, st);
+    fputs(", \"reason\": ", f);
+    json_string(f, why);
+    fputc('}', f);
+  }
+  fputs("\n  ],\n  \"kernels\": [", f);
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *r = gt->kernels.items[i];
+    fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
+    json_string(f, r->file);
+    fprintf(f, ", \"line\": %d, \"column\": %d, \"kernel\": ", r->line, r->col);
+    json_string(f, r->kernel);
+    fputs(", \"decision\": ", f);
+    json_string(f, r->decision);
+    fputs(", \"factor\": ", f);
+    json_string(f, r->factor);
+    fputs(", \"reason\": ", f);
+    json_string(f, r->reason);
+    fputc('}', f);
+  }
+  fprintf(f, "\n  ],\n  \"seconds\": %.3f\n}\n", seconds);
+  bool ok = fclose(f) == 0;
+  chmod(tmp, 0644);
+  if (!ok || rename(tmp, path) != 0) {
+    error_plain("cannot write the report '%s': %s", path, strerror(errno));
+    unlink(tmp);
+    return false;
+  }
+  return true;
+}
+
+/* Writes the staged files to their destinations, all or none. */
+static bool commit_outputs(const Gathered *gt) {
+  int n = gt->outs.len;
+  const char **paths = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
+  char **data = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
+  size_t *lens = arena_alloc(sizeof(size_t) * (size_t)(n ? n : 1));
+  bool ok = true;
+  int m = 0, stdout_at = -1;
+  for (int i = 0; i < n && ok; i++) {
+    char **o = gt->outs.items[i];
+    size_t len = 0;
+    char *text = slurp(o[1], &len);
+    if (!text) {
+      error_plain("cannot read the staged file '%s'", o[1]);
+      ok = false;
+      break;
+    }
+    data[m] = text;
+    lens[m] = len;
+    if (!strcmp(o[0], "-")) {
+      stdout_at = m;
+    } else if (!project_make_parent(o[0]))
+      ok = false;
+    paths[m++] = o[0];
+  }
+  if (!ok)
+    return false;
+  if (stdout_at >= 0)
+    return edit_write_file("-", data[stdout_at], lens[stdout_at]);
+  return edit_write_files(m, paths, data, lens);
+}
+
+static void mark_written(Gathered *gt) {
+  for (int i = 0; i < gt->outs.len; i++) {
+    char **o = gt->outs.items[i];
+    FileRec *r = arena_alloc(sizeof *r);
+    *r = (FileRec){o[2], "written", ""};
+    vec_push(&gt->files, r);
+  }
+}
+
+bool schedule_wanted(const Project *p, const Options *opt) {
+  return !opt->dump_after && (p->inputs.len > 1 || opt->keep_going || opt->jobs > 1 || opt->report_json);
+}
+
+int schedule_project(Project *p, Options *opt) {
+  double t0 = now_seconds();
+  Vec groups = {0};
+  plan_groups(p, opt, &groups);
+  char stage_tmpl[] = "/tmp/tfuse-stage-XXXXXX";
+  const char *tmpdir = getenv("TMPDIR");
+  char *stage = tmpdir && *tmpdir ? arena_printf("%s/tfuse-stage-XXXXXX", tmpdir) : stage_tmpl;
+  if (!mkdtemp(stage)) {
+    error_plain("cannot create a folder for the files being rewritten: %s", strerror(errno));
+    return 1;
+  }
+  int jobs = opt->jobs > 0 ? opt->jobs : 1;
+  progress_on = isatty(2) && groups.len > 1;
+  Job *run = calloc((size_t)jobs, sizeof *run);
+  Gathered gt = {0};
+  gt.groups = groups.len;
+  int next = 0, running = 0, done = 0, files_done = 0;
+  while (next < groups.len || running > 0) {
+    while (running < jobs && next < groups.len) {
+      Group *g = groups.items[next];
+      int slot = 0;
+      while (run[slot].g)
+        slot++;
+      Job *j = &run[slot];
+      j->g = g;
+      j->rec = arena_printf("%s/g%d.rec", stage, next);
+      j->err = arena_printf("%s/g%d.err", stage, next);
+      progress(done, groups.len, files_done, p->inputs.len, g->first);
+      fflush(stdout);
+      fflush(stderr);
+      j->pid = fork();
+      if (j->pid == 0)
+        run_child(p, opt, g, next, stage, j->rec, j->err);
+      if (j->pid < 0) {
+        error_plain("cannot start a process: %s", strerror(errno));
+        j->g = NULL;
+        next = groups.len;
+        gt.failed_groups++;
+        break;
+      }
+      next++;
+      running++;
+    }
+    if (!running)
+      break;
+    int status;
+    pid_t pid = wait(&status);
+    if (pid < 0 && errno == EINTR)
+      continue;
+    if (pid < 0)
+      break;
+    for (int s = 0; s < jobs; s++) {
+      if (!run[s].g || run[s].pid != pid)
+        continue;
+      progress_clear();
+      finish_job(&gt, &run[s], status);
+      files_done += run[s].g->inputs.len;
+      run[s].g = NULL;
+      running--;
+      done++;
+      progress(done, groups.len, files_done, p->inputs.len, NULL);
+    }
+  }
+  progress_clear();
+  free(run);
+
+  /* -kernel names no group defines. */
+  for (int i = 0; i < opt->kernels.len; i++)
+    if (!vec_has(&gt.matched, opt->kernels.items[i]))
+      warning_plain("no __global__ function named '%s' is defined in the files given", (char *)opt->kernels.items[i]);
+  int rc = 0;
+  if (gt.failed_groups && !opt->keep_going) {
+    /* Their errors are printed: this says what follows from them. */
+    fprintf(stderr, "tfuse: no file written: %d of %d group%s of files could not be rewritten (-keep-going writes "
+                    "the others)\n", gt.failed_groups, gt.groups, gt.groups == 1 ? "" : "s");
+    rc = 1;
+  } else if (!opt->dump_after) {
+    /* -o with -keep-going: a file left as it was is still the output. */
+    if (!opt->in_place && !opt->out_dir && gt.outs.len == 0 && p->inputs.len == 1) {
+      Source in = {0};
+      const char *stage_in = arena_printf("%s/input", stage);
+      char **o = arena_alloc(3 * sizeof *o);
+      o[0] = (char *)(opt->output ? opt->output : "-");
+      o[1] = (char *)stage_in;
+      o[2] = (char *)((Input *)p->inputs.items[0])->path;
+      if (source_load(&in, o[2]) && write_whole(stage_in, in.text, in.len))
+        vec_push(&gt.outs, o);
+    }
+    if (!commit_outputs(&gt))
+      rc = 1;
+    else
+      mark_written(&gt);
+  }
+  if (rc)
+    for (int i = 0; i < gt.kernels.len; i++) {
+      KernelRec *r = gt.kernels.items[i];
+      if (!strcmp(r->decision, "coarsened")) {
+        r->decision = "unchanged";
+        r->reason = "no file was written";
+      }
+    }
+  for (int i = 0; i < gt.outs.len; i++)
+    unlink(((char **)gt.outs.items[i])[1]);
+  rmdir(stage);
+  double secs = now_seconds() - t0;
+  summary(&gt, p->inputs.len, secs);
+  if (opt->report_json && !write_report(opt->report_json, &gt, secs))
+    rc = 1;
+  return rc;
+}
+
+void schedule_summary_one(const Project *p, double seconds) {
+  Gathered gt = {0};
+  gather_lines(&gt, arena_strdup(records.data ? records.data : ""));
+  summary(&gt, p->inputs.len, seconds);
+}
