@@ -255,19 +255,38 @@ def timed(cmd, timeout, cwd):
     return rc, so, se, dt, int(m.group(1)) if m else None
 
 
-def one_command(a, w, tfuse, factor, out):
-    """The whole tree in one tfuse run: its own summary and JSON report."""
+def one_command(a, w, tfuse, factor, out, files):
+    """The whole tree (or the CUDA files given) in one tfuse run: its own summary and JSON report."""
     report = os.path.join(w["work"], "report-%s.json" % factor)
     cmd = [tfuse, "-factor", factor, "-mode", "block", "-skip-unsafe", "-all-kernels", "-keep-going", "-p", "build",
-           "-out-dir", os.path.relpath(out, w["work"])]
+           "-out-dir", os.path.relpath(out, w["work"])] + [os.path.relpath(f, w["work"]) for f in files or []]
     if tfuse_has(tfuse, "-report-json"):
         cmd += ["-report-json", report]
+    if a.jobs > 1:
+        cmd += ["-j", str(a.jobs)]
+    if os.path.exists(report):
+        os.remove(report)
     rc, so, se, dt, rss = timed(cmd, TFUSE_TIMEOUT, w["work"])
     res = {"mode": "one command", "command": " ".join(shlex.quote(c) for c in cmd[1:]), "rc": rc,
            "wall_s": round(dt, 1), "peak_rss_kib": rss, "stderr_tail": se[-20000:]}
     if os.path.exists(report):
-        res["report"] = json.load(open(report))
+        rep = json.load(open(report))
+        res["report_files"] = [dict(f, file=src_rel(w, f["file"])) for f in rep["files"]]
+        res["kernels"] = [{"name": k["kernel"], "file": src_rel(w, k["file"]), "line": k["line"],
+                           "decision": "coarsened" if k["decision"] == "coarsened" else "left unchanged",
+                           "reason": reason_class(k["reason"]) if k["decision"] != "coarsened" else "",
+                           "example": k["reason"]} for k in rep["kernels"]]
     return res
+
+
+def src_rel(w, f):
+    """A path of tfuse's report relative to the tree (the report's are relative to the project's root)."""
+    if os.path.isabs(f):
+        return os.path.relpath(f, w["src"])
+    for base in (w["work"], w["src"], os.path.join(w["src"], "Samples")):
+        if os.path.exists(os.path.join(base, f)):
+            return os.path.relpath(os.path.join(base, f), w["src"])
+    return f
 
 
 def per_file(a, w, tfuse, factor, out, files, kernels_of):
@@ -381,14 +400,15 @@ def inline_rsp(cmd, directory):
     return res
 
 
-def overlay(src, out, tree):
-    """tree = a copy of src (hard links) with the files tfuse wrote under out in place of theirs."""
+def overlay(src, out, tree, sub):
+    """tree = a copy of src (hard links) with the files tfuse wrote under out (for src/sub) in place of theirs;
+    returns their paths relative to src."""
     shutil.rmtree(tree, ignore_errors=True)
     subprocess.run(["cp", "-al", src, tree], check=True)
     written = []
     for d, _, fs in os.walk(out):
         for f in fs:
-            rel = os.path.relpath(os.path.join(d, f), out)
+            rel = os.path.normpath(os.path.join(sub, os.path.relpath(os.path.join(d, f), out)))
             dst = os.path.join(tree, rel)
             if os.path.lexists(dst):
                 os.remove(dst)
@@ -435,6 +455,16 @@ def cpu_table(res, w):
                      "%.2f" % x for x in b["loadavg_after"]), res["wall_s"] / b["wall_s"],
                      res.get("cpu_s", 0) / b["cpu_s"] if b.get("cpu_s") else 0))
     L.append("")
+    if res.get("report_files") is not None:
+        fs = res["report_files"]
+        L += ["Files in the report: %d; %s." % (len(fs), ", ".join("%s %d" % (st, n) for st, n, _ in classes(
+            fs, lambda f: f["status"], lambda f: f))), ""]
+        failed = [f for f in fs if f["status"] == "failed"]
+        if failed:
+            L += ["| files failed | class | example | message |", "|---|---|---|---|"]
+            for c, n, ex in classes(failed, lambda f: reason_class(f["reason"]), lambda f: f):
+                L.append("| %d | %s | %s | `%s` |" % (n, md_esc(c), ex["file"], md_esc(ex["reason"][:300])))
+            L.append("")
     if res["mode"] == "per file":
         fs = res["files"]
         failed = [r for r in fs if r["outcome"] in ("parse failed", "hang", "crash")]
@@ -455,8 +485,10 @@ def cpu_table(res, w):
     ks = res.get("kernels", [])
     if ks:
         co = [k for k in ks if k["decision"] == "coarsened"]
-        L += ["Kernels (`__global__` functions defined in the CUDA files and the headers they include): %d; "
-              "coarsened %d (%.1f%%); left unchanged %d." % (len(ks), len(co), 100.0 * len(co) / len(ks),
+        L += ["Kernels (%s): %d; "
+              "coarsened %d (%.1f%%); left unchanged %d." % (
+                  "tfuse's report" if res["mode"] == "one command" else "the `__global__` functions defined in "
+                  "the CUDA files and the local headers they include, by regex", len(ks), len(co), 100.0 * len(co) / len(ks),
                                                           len(ks) - len(co)), "",
               "| kernels left unchanged | reason | example | message |", "|---|---|---|---|"]
         for c, n, ex in classes([k for k in ks if k["decision"] != "coarsened"],
@@ -482,7 +514,8 @@ def cpu_table(res, w):
 def cmd_cpu(a):
     w = work_paths(a.work)
     tfuse = os.path.abspath(a.tfuse)
-    tag = "K%s" % a.factor if a.factor != "auto" else "auto"
+    per = a.only or a.force_per_file or not tfuse_has(tfuse, "-all-kernels", "-keep-going")
+    tag = a.tag or ("K%s" % a.factor if a.factor != "auto" else "auto") + ("-perfile" if per else "")
     out = os.path.join(w["work"], "out-" + tag)
     tree = os.path.join(w["work"], "tree-" + tag)
     shutil.rmtree(out, ignore_errors=True)
@@ -491,17 +524,20 @@ def cmd_cpu(a):
     for f in cu:
         kernels_of[f] = [(k, h, ln) for h in local_includes(f) for k, ln in find_kernels(open(h, errors="replace")
                                                                                      .read())]
-    if a.only:
-        cu = [f for f in cu if re.search(a.only, f)]
+    if a.only or a.self_checking:
+        cu = [f for f in cu if (re.search(a.only, f) if a.only else
+                                any(f.startswith(os.path.join(w["src"], "Samples", d) + "/") for d in SELF_CHECKING))]
         kernels_of = {f: kernels_of[f] for f in cu}
-    if a.only or a.force_per_file or not tfuse_has(tfuse, "-all-kernels", "-keep-going"):
+    if per:
         res = per_file(a, w, tfuse, a.factor, out, cu, kernels_of)
     else:
-        res = one_command(a, w, tfuse, a.factor, out)
+        res = one_command(a, w, tfuse, a.factor, out, cu if a.self_checking else None)
     res.update({"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(), "factor": a.factor,
                 "cpu_s": round(CPU_SECONDS, 1),
                 "loadavg": os.getloadavg()})
-    written = overlay(w["src"], out, tree) if os.path.isdir(out) else []
+    # tfuse writes each file at its path under the project's root: -root, else the inputs' common folder
+    root = w["src"] if per else os.path.commonpath([os.path.dirname(f) for f in cu])
+    written = overlay(w["src"], out, tree, os.path.relpath(root, w["src"])) if os.path.isdir(out) else []
     res["written"] = written
     # every emitted .cu, and every database entry that includes an emitted header, compiled in the tree
     emitted = {os.path.join(w["src"], p) for p in written}
@@ -591,11 +627,14 @@ def cmd_gpu_pack(a):
     cuda = os.path.dirname(os.path.dirname(os.path.realpath(shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")))
     cuda_alias = "/usr/local/cuda"
     args = json.load(open(os.path.join(w["src"], "test_args.json")))
-    forms = {"original": w["src"]}
-    for tag in ("K4", "auto"):
-        if os.path.isdir(os.path.join(w["work"], "tree-" + tag)):
-            forms[tag] = os.path.join(w["work"], "tree-" + tag)
-    cpu = {tag: json.load(open(os.path.join(w["work"], "cpu-%s.json" % tag))) for tag in forms if tag != "original"}
+    forms, cpu = {"original": w["src"]}, {}
+    for tag in ("K4", "auto"):  # the one command's tree, else the per-file runs'
+        for run_tag in (tag, tag + "-perfile"):
+            if os.path.isdir(os.path.join(w["work"], "tree-" + run_tag)):
+                forms[tag] = os.path.join(w["work"], "tree-" + run_tag)
+                cpu[tag] = json.load(open(os.path.join(w["work"], "cpu-%s.json" % run_tag)))
+                print("gpu-pack: the %s form from %s" % (tag, forms[tag]))
+                break
     written = {tag: set(c["written"]) for tag, c in cpu.items()}
     rejected = {tag: {os.path.dirname(x["file"]) for x in c["compiles"] if x["ok"] is False} for tag, c in cpu.items()}
     shutil.rmtree(dst, ignore_errors=True)
@@ -834,6 +873,11 @@ def main():
     s.add_argument("--factor", default="4", help="a factor, or auto")
     s.add_argument("-j", type=int, default=2, help="tfuse runs (per-file fallback) and compiles at a time")
     s.add_argument("--timeout", type=float, default=60, help="seconds per tfuse run (per-file fallback)")
+    s.add_argument("--self-checking", action="store_true", help="only the CUDA files of the self-checking samples "
+                   "(the GPU pack's): the one command names them")
+    s.add_argument("--tag", help="names the run's folders and results (default K4 or auto, -perfile added for "
+                   "one run per file): out-TAG, tree-TAG, cpu-TAG.json")
+    s.add_argument("--jobs", type=int, default=1, help="the one command's -j (default 1: none given)")
     s.add_argument("--force-per-file", action="store_true", help="one run per file even where the tfuse has "
                    "-all-kernels and -keep-going")
     s.add_argument("--no-nvcc", action="store_true")
