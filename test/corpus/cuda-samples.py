@@ -18,6 +18,9 @@
       files tfuse wrote) and compiles every emitted .cu with its own database command there (-c, a temporary
       object).  Prints and writes (DIR/cpu.json, DIR/cpu.md) the counts: files, parsed, kernels coarsened and
       left unchanged by reason, emitted files that nvcc compiled or rejected.  --factor auto makes DIR/tree-auto.
+  cuda-samples.py speed --work DIR [-n 10] [--rounds 2] [--tag K4]
+      tfuse against nvcc file by file: N CUDA files that run TAG wrote, the per-file tfuse command and the file's
+      database command in turn, best of R rounds; wall and CPU time (DIR/speed.md).
   cuda-samples.py gpu-pack --work DIR --to PACK
       A self-contained folder for a GPU machine (nvcc and the CUDA toolkit, nothing else): the self-checking
       samples (SELF_CHECKING) in three forms, the original tree, the K = 4 block tree and the -factor auto tree
@@ -518,7 +521,8 @@ def cmd_cpu(a):
     tag = a.tag or ("K%s" % a.factor if a.factor != "auto" else "auto") + ("-perfile" if per else "")
     out = os.path.join(w["work"], "out-" + tag)
     tree = os.path.join(w["work"], "tree-" + tag)
-    shutil.rmtree(out, ignore_errors=True)
+    if not a.reuse:
+        shutil.rmtree(out, ignore_errors=True)
     db, cu, kernels = tree_stats(w["build"])
     kernels_of = {}  # CUDA file -> [(name, defining file, line)] of it and its local headers
     for f in cu:
@@ -528,13 +532,15 @@ def cmd_cpu(a):
         cu = [f for f in cu if (re.search(a.only, f) if a.only else
                                 any(f.startswith(os.path.join(w["src"], "Samples", d) + "/") for d in SELF_CHECKING))]
         kernels_of = {f: kernels_of[f] for f in cu}
-    if per:
+    if a.reuse:  # the tfuse run of an earlier call; the overlay and the compiles again
+        res = json.load(open(os.path.join(w["work"], "cpu-%s.json" % tag)))
+    elif per:
         res = per_file(a, w, tfuse, a.factor, out, cu, kernels_of)
     else:
         res = one_command(a, w, tfuse, a.factor, out, cu if a.self_checking else None)
-    res.update({"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(), "factor": a.factor,
-                "cpu_s": round(CPU_SECONDS, 1),
-                "loadavg": os.getloadavg()})
+    if not a.reuse:
+        res.update({"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(), "factor": a.factor,
+                    "cpu_s": round(CPU_SECONDS, 1), "loadavg": os.getloadavg()})
     # tfuse writes each file at its path under the project's root: -root, else the inputs' common folder
     root = w["src"] if per else os.path.commonpath([os.path.dirname(f) for f in cu])
     written = overlay(w["src"], out, tree, os.path.relpath(root, w["src"])) if os.path.isdir(out) else []
@@ -823,9 +829,10 @@ def cmd_speed(a):
     CPU time (CPU time holds still on a loaded machine)."""
     w = work_paths(a.work)
     tfuse = os.path.abspath(a.tfuse)
-    res = json.load(open(os.path.join(w["work"], "cpu-K4.json")))
+    res = json.load(open(os.path.join(w["work"], "cpu-%s.json" % a.tag)))
     db = {e["file"]: e for e in database(w["build"])}
-    written = {os.path.join(w["src"], p) for p in res["written"]}
+    written = {os.path.join(w["src"], p) for p in ([f["file"] for f in res["report_files"] if f["status"] ==
+                                                     "written"] if res.get("report_files") else res["written"])}
     kernels_of = {r["file"]: r["kernels"] for r in res.get("files", [])} if res.get("files") else {
         f: sorted({k for k, _ in find_kernels(open(f, errors="replace").read())}) for f in written if f in db}
     files = sorted(f for f in written if f in db and kernels_of.get(f))[:a.n]
@@ -875,6 +882,8 @@ def main():
     s.add_argument("--timeout", type=float, default=60, help="seconds per tfuse run (per-file fallback)")
     s.add_argument("--self-checking", action="store_true", help="only the CUDA files of the self-checking samples "
                    "(the GPU pack's): the one command names them")
+    s.add_argument("--reuse", action="store_true", help="keep the tfuse run of an earlier call with this tag "
+                   "(out-TAG, cpu-TAG.json): lay it over the tree and compile again")
     s.add_argument("--tag", help="names the run's folders and results (default K4 or auto, -perfile added for "
                    "one run per file): out-TAG, tree-TAG, cpu-TAG.json")
     s.add_argument("--jobs", type=int, default=1, help="the one command's -j (default 1: none given)")
@@ -888,6 +897,7 @@ def main():
     s.add_argument("--tfuse", default=os.path.join(ROOT, "build", "bin", "tfuse"))
     s.add_argument("-n", type=int, default=10, help="files")
     s.add_argument("--rounds", type=int, default=2)
+    s.add_argument("--tag", default="K4", help="the files of which cpu run (cpu-TAG.json)")
     s = sub.add_parser("gpu-pack")
     s.add_argument("--work", default=os.path.join(ROOT, "corpus-work", "cuda-samples"))
     s.add_argument("--to", default=os.path.join(ROOT, "corpus-work", "cuda-samples-pack"))
