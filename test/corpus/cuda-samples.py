@@ -258,9 +258,9 @@ def timed(cmd, timeout, cwd):
     return rc, so, se, dt, int(m.group(1)) if m else None
 
 
-def one_command(a, w, tfuse, factor, out, files):
+def one_command(a, w, tfuse, factor, out, files, tag):
     """The whole tree (or the CUDA files given) in one tfuse run: its own summary and JSON report."""
-    report = os.path.join(w["work"], "report-%s.json" % factor)
+    report = os.path.join(w["work"], "report-%s.json" % tag)
     cmd = [tfuse, "-factor", factor, "-mode", "block", "-skip-unsafe", "-all-kernels", "-keep-going", "-p", "build",
            "-out-dir", os.path.relpath(out, w["work"])] + [os.path.relpath(f, w["work"]) for f in files or []]
     if tfuse_has(tfuse, "-report-json"):
@@ -537,7 +537,7 @@ def cmd_cpu(a):
     elif per:
         res = per_file(a, w, tfuse, a.factor, out, cu, kernels_of)
     else:
-        res = one_command(a, w, tfuse, a.factor, out, cu if a.self_checking else None)
+        res = one_command(a, w, tfuse, a.factor, out, cu if a.self_checking else None, tag)
     if not a.reuse:
         res.update({"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(), "factor": a.factor,
                     "cpu_s": round(CPU_SECONDS, 1), "loadavg": os.getloadavg()})
@@ -634,8 +634,8 @@ def cmd_gpu_pack(a):
     cuda_alias = "/usr/local/cuda"
     args = json.load(open(os.path.join(w["src"], "test_args.json")))
     forms, cpu = {"original": w["src"]}, {}
-    for tag in ("K4", "auto"):  # the one command's tree, else the per-file runs'
-        for run_tag in (tag, tag + "-perfile"):
+    for tag, given in (("K4", a.k4), ("auto", a.auto)):  # the run named, else the one command's, else per file
+        for run_tag in ([given] if given else [tag, tag + "-perfile"]):
             if os.path.isdir(os.path.join(w["work"], "tree-" + run_tag)):
                 forms[tag] = os.path.join(w["work"], "tree-" + run_tag)
                 cpu[tag] = json.load(open(os.path.join(w["work"], "cpu-%s.json" % run_tag)))
@@ -901,6 +901,8 @@ def main():
     s = sub.add_parser("gpu-pack")
     s.add_argument("--work", default=os.path.join(ROOT, "corpus-work", "cuda-samples"))
     s.add_argument("--to", default=os.path.join(ROOT, "corpus-work", "cuda-samples-pack"))
+    s.add_argument("--k4", help="the cpu run (its --tag) of the K4 form (default K4, else K4-perfile)")
+    s.add_argument("--auto", help="the cpu run (its --tag) of the auto form (default auto, else auto-perfile)")
     s = sub.add_parser("gpu-run")
     s.add_argument("--pack", default=HERE)
     s.add_argument("-j", type=int, default=os.cpu_count() or 4, help="builds at a time")
