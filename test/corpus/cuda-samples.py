@@ -741,7 +741,20 @@ def cmd_gpu_run(a):
     os.makedirs(work, exist_ok=True)
     tune_obj = os.path.join(work, "tune.o")
     tune_ok, tune_msg = build_tune_obj(nvcc, pack, tune_obj) if "auto" in meta["forms"] else (False, "")
+    if a.only:
+        meta["samples"] = [s for s in meta["samples"] if s["name"] in a.only.split(",")]
     jobs = [(s, tag) for s in meta["samples"] for tag in s["forms"]]
+    try:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL).stdout.decode().strip()
+    except OSError:
+        gpu = "?"
+
+    def save(results):
+        for d in (pack, os.environ.get("OUT")):
+            if d:
+                with open(os.path.join(d, "results.json"), "w") as fh:
+                    json.dump({"gpu": gpu, "nvcc": nvcc, "results": results}, fh, indent=1)
 
     def build(job):
         s, tag = job
@@ -781,16 +794,7 @@ def cmd_gpu_run(a):
                     break
         results["%s/%s" % (s["name"], tag)] = r
         print("%-28s %-8s %s" % (s["name"], tag, r["outcome"]), flush=True)
-    try:
-        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL).stdout.decode().strip()
-    except OSError:
-        gpu = "?"
-    res = {"gpu": gpu, "nvcc": nvcc, "results": results}
-    for d in (pack, os.environ.get("OUT")):
-        if d:
-            with open(os.path.join(d, "results.json"), "w") as fh:
-                json.dump(res, fh, indent=1)
+        save(results)  # after every run: a call cut short keeps what it did
     L = ["", "GPU: %s" % gpu, "", "| sample | changed files (K4) | original | K4 | auto | auto: keys tuned, "
          "then read from wisdom |", "|---|---|---|---|---|---|"]
     for s in meta["samples"]:
@@ -907,6 +911,7 @@ def main():
     s.add_argument("--pack", default=HERE)
     s.add_argument("-j", type=int, default=os.cpu_count() or 4, help="builds at a time")
     s.add_argument("--timeout", type=float, default=120, help="seconds per run")
+    s.add_argument("--only", help="comma-separated samples: only these")
     s.add_argument("--nvcc")
     a = ap.parse_args()
     return {"layout": cmd_layout, "build-time": cmd_build_time, "cpu": cmd_cpu, "gpu-pack": cmd_gpu_pack, "speed": cmd_speed,
