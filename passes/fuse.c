@@ -348,19 +348,82 @@ static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const Copy *copy, Vec
   add_site(sites, open + 1, 0, arena_printf("%s%s", clone_args(F, copy), empty ? "" : ", "));
 }
 
-static void clone_collect(Fuse *F, Node *n, Vec *sites) {
+static void default_arg_sites(Fuse *F, Node *call, const Copy *copy, Vec *sites);
+
+/* The sites of the builtins and clone calls in n for copy `copy` (NULL:
+ * inside a clone, where the copy is the parameter __tf_r). */
+static void builtin_sites(Fuse *F, Node *n, const Copy *copy, Vec *sites) {
   if (n->kind == N_BUILTIN && n->bi_dim >= 0) {
-    if (builtin_is_seed(F->k, n))
-      add_site(sites, n->begin, n->end - n->begin, clone_seed_text(F, n->bi_dim));
-    else if (builtin_is_rescaled(F->k, n))
+    if (builtin_is_seed(F->k, n)) {
+      if (copy && !(copy->mask >> n->bi_dim & 1)) {
+        F->failed = true;
+        error_at(n->begin, "internal error: logical index in a statement emitted once");
+      } else {
+        add_site(sites, n->begin, n->end - n->begin,
+                 copy ? seed_text(F, n->bi_dim, copy->r[n->bi_dim]) : clone_seed_text(F, n->bi_dim));
+      }
+    } else if (builtin_is_rescaled(F->k, n)) {
       add_site(sites, n->begin, n->end - n->begin, rescaled_text(F, n->bi_dim));
+    }
     return;
   }
   Sym *fn = clone_callee(F, n);
   if (fn)
-    clone_call_sites(F, n, fn, NULL, sites);
+    clone_call_sites(F, n, fn, copy, sites);
+  if (n->kind == N_CALL)
+    default_arg_sites(F, n, copy, sites);
   for (int i = 0; i < n->nkid; i++)
-    clone_collect(F, n->kid[i], sites);
+    builtin_sites(F, n->kid[i], copy, sites);
+}
+
+static void clone_collect(Fuse *F, Node *n, Vec *sites) { builtin_sites(F, n, NULL, sites); }
+
+/* ---- default arguments that read the coarsened indices ----
+ *
+ * A default argument is evaluated at the call, in the caller's thread:
+ * `gid()` with `unsigned b = blockIdx.x` reads the copy's logical block.
+ * Its text is in the declaration, where no rewrite of the call reaches, so
+ * the call spells the left-out arguments out, rendered for the copy
+ * (legality.c lets through only defaults made of builtins, literals and
+ * arithmetic, which mean the same at the call):
+ *
+ *   int i = gid();    ->   int i_1 = gid((blockIdx.x * 2 + 1), blockDim.x, threadIdx.x);
+ */
+static void default_arg_sites(Fuse *F, Node *call, const Copy *copy, Vec *sites) {
+  Reads r = {0};
+  Vec defs = {0};
+  reads_of_defaults(call, &r, &defs);
+  bool changed = reads_changed(F->k, &r);
+  reads_free(&r);
+  if (!changed || !defs.len || call->in_macro || call->end <= call->begin || F->src->text[call->end - 1] != ')') {
+    vec_free(&defs);
+    return;
+  }
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  bool written = false;
+  for (int i = 0; i < args.len; i++)
+    written |= !arg_is_default(args.items[i]);
+  vec_free(&args);
+  Buf b = {0};
+  for (int i = 0; i < defs.len; i++) {
+    Node *d = defs.items[i];
+    if (!d || d->end <= d->begin) {
+      F->failed = true; /* legality refuses these first */
+      error_at(call->begin, "internal error: a default argument without text");
+      break;
+    }
+    Vec ds = {0};
+    builtin_sites(F, d, copy, &ds);
+    buf_printf(&b, "%s%s", written || i ? ", " : "", render_sites(F, d->begin, d->end, &ds));
+    vec_free(&ds);
+  }
+  if (b.data)
+    add_site(sites, call->end - 1, 0, arena_strdup(b.data));
+  buf_free(&b);
+  vec_free(&defs);
 }
 
 /* Appends to `out` the clones of the helpers n calls that need one, callees
@@ -688,6 +751,8 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
         clone_call_sites(F, n, clone_callee(F, n), &c, sites);
       }
     }
+    if (!n->in_macro && n->begin >= b && n->end <= e)
+      default_arg_sites(F, n, &c, sites);
     break;
   case N_RETURN:
     if (ret_label && c.mask && n->begin >= b) {

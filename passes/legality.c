@@ -82,7 +82,7 @@ static unsigned kernel_start(const Kernel *k) { return k->annotated ? k->pragma_
  * before the kernel, and it is a free function). */
 static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi) {
   Node *d = fn->fn_decl;
-  if (bi->bi_dim < 0)
+  if (bi && bi->bi_dim < 0)
     return "pass the value as an argument instead";
   if (!d || d->end <= d->begin)
     return "it is defined in a header, which tfuse does not rewrite, so it cannot be cloned per copy; pass the "
@@ -96,6 +96,99 @@ static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi)
                : "tfuse puts its per-copy clone before the kernel, but the kernel's file does not include the "
                  "helper's before it; include it before the kernel, or pass the value as an argument instead";
   return NULL;
+}
+
+/* What r reads that the coarsening of k changes, in words: `blockIdx.x`, a
+ * register class, or why tfuse cannot tell. */
+static const char *changed_read_name(const Kernel *k, const Reads *r) {
+  unsigned bits = (r->bi | r->fixed_bi) & reads_changed_bi(k);
+  for (int b = BI_THREADIDX; b <= BI_GRIDDIM; b++)
+    for (int d = 0; d < 3; d++)
+      if (bits & RD_BI(b, d))
+        return arena_printf("%s.%s", builtin_name((Builtin)b), dim_name(d));
+  unsigned regs = r->regs & reads_changed_regs(k);
+  if (regs & RD_REG_LANE)
+    return "the lane id";
+  if (regs & RD_REG_WARP)
+    return "the warp id";
+  if (regs & RD_REG_SMEM)
+    return "the block's shared memory size";
+  if (regs & RD_REG_CLUSTER)
+    return "the block's cluster";
+  if (regs & RD_ASM_WARP)
+    return "a warp-wide instruction";
+  return r->why ? r->why : "something tfuse cannot tell";
+}
+
+/* A default argument fuse.c can spell at the call (default_arg_sites):
+ * its text is the project's, outside a macro, and it is made of builtins,
+ * literals, operators and casts to types spelled without a name, which mean
+ * the same in the caller as in the declaration. */
+static bool default_arg_spellable(const Node *n) {
+  if (n->in_macro || n->end <= n->begin)
+    return false;
+  switch (n->kind) {
+  case N_BUILTIN:
+    return n->bi_dim >= 0;
+  case N_DECL_REF:
+    return n->sym && n->sym->kind == SYM_BUILTIN;
+  case N_UNOP:
+    if (node_is_incdec(n) || n->op == OP_ADDR || n->op == OP_DEREF)
+      return false;
+    break;
+  case N_LITERAL: case N_BINOP: case N_PAREN: case N_UNEXPOSED: case N_CAST: case N_COND:
+    break;
+  default:
+    return false;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (!default_arg_spellable(n->kid[i]))
+      return false;
+  return true;
+}
+
+/* A call that leaves out default arguments which read what coarsening
+ * changes: they are evaluated at the call, so fuse.c spells them there,
+ * per copy (and a helper making such a call is cloned). */
+static void check_defaults(Legal *L, Node *site, Node *call, Sym *in) {
+  Reads r = {0};
+  Vec defs = {0};
+  reads_of_defaults(call, &r, &defs);
+  if (!reads_changed(L->k, &r))
+    goto done;
+  Sym *fn = call->sym ? call->sym : call->ncand ? call->cand[0] : NULL;
+  const char *who = in ? arena_printf("'%s' calls '%s'", in->name, fn ? fn->name : "?")
+                       : arena_printf("call to '%s'", fn ? fn->name : "?");
+  const char *what = changed_read_name(L->k, &r);
+  unsigned fixed = (r.fixed_bi & reads_changed_bi(L->k)) | (r.regs & reads_changed_regs(L->k));
+  if (r.everything || fixed) {
+    refuse(L, site->begin, "%s, which leaves out a default argument that reads %s where no rewrite reaches; pass the "
+           "argument explicitly", who, what);
+    goto done;
+  }
+  for (int i = 0; i < defs.len; i++) {
+    Node *d = defs.items[i];
+    const char *param = d && d->parent && d->parent->sym ? d->parent->sym->name : "?";
+    if (!d || !default_arg_spellable(d)) {
+      refuse(L, site->begin, "%s without the argument of '%s', whose default reads %s, which coarsening changes; "
+             "tfuse spells a default at the call only when it is builtins, literals and arithmetic; pass the "
+             "argument explicitly", who, param, what);
+      goto done;
+    }
+  }
+  if (call->in_macro || call->end <= call->begin || L->u->src->text[call->end - 1] != ')') {
+    refuse(L, site->begin, "%s without arguments whose defaults read %s, which coarsening changes; tfuse spells them "
+           "at the call, but cannot rewrite this call (spell it `%s(...)`, outside a macro)", who, what,
+           fn ? fn->name : "f");
+    goto done;
+  }
+  const char *why = in ? clone_obstacle(L, in, NULL) : NULL;
+  if (why)
+    refuse(L, site->begin, "%s without arguments whose defaults read %s, which coarsening changes, so '%s' must be "
+           "cloned per copy; %s", who, what, in->name, why);
+done:
+  reads_free(&r);
+  vec_free(&defs);
 }
 
 /* `x % 32`, `x & 31`, `x >> 5`, `x / warpSize` on the thread index, in thread
@@ -346,6 +439,7 @@ static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
     refuse(L, site->begin, "kernel launch inside a coarsened kernel is not supported");
     return;
   }
+  check_defaults(L, site, call, in);
   if (!in && node_is_cg_block_handle(call) && call_inits_block_handle(call))
     return; /* `cg::thread_block b = cg::this_thread_block();`, used only to sync */
   if (call->sym && call->sym->kind != SYM_FUNC) {
