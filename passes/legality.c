@@ -206,6 +206,28 @@ static bool lane_arithmetic(const Legal *L, const Node *n) {
          (len == 1 && n->op == OP_SHR && t[0] == '5');
 }
 
+/* Inline assembly in a helper the kernel reaches: accepted only where its
+ * template is literal text that names no special register the coarsening
+ * changes (%ctaid/%nctaid in block mode, %tid/%ntid/%laneid/%warpid in
+ * thread mode, a cluster's or the block's shared memory size) and holds no
+ * barrier, nor, in thread mode, a warp-wide instruction.  Registers the
+ * mode keeps (%laneid in block mode, %smid, %clock) are read as written. */
+static void check_helper_asm(Legal *L, Node *call, Sym *fn, Node *a) {
+  Reads r = {0};
+  const char *reg = NULL;
+  if (!reads_of_asm(a, &r, &reg))
+    refuse(L, call->begin, "'%s' holds %s: it may read any special register, and coarsening changes the thread's "
+           "coordinates", fn->name, r.why);
+  else if (reads_changed(L->k, &r))
+    refuse(L, call->begin, "'%s' reads %s through inline assembly (%s), which coarsening changes; tfuse does not "
+           "rewrite assembly per copy; pass the value as an argument", fn->name, reg ? reg : "a special register",
+           changed_read_name(L->k, &r));
+  else if (r.regs & RD_ASM_BARRIER)
+    refuse(L, call->begin, "'%s' holds a barrier in inline assembly ('%s'), which tfuse cannot place for the merged "
+           "%s", fn->name, reg ? reg : "bar", L->k->p.mode == MODE_THREAD ? "threads" : "blocks");
+  reads_free(&r);
+}
+
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
     const char *why = clone_obstacle(L, fn, n);
@@ -228,6 +250,10 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (lane_arithmetic(L, n)) {
     refuse(L, call->begin, "'%s' does lane arithmetic on the thread index in thread mode: merging threads would "
            "change which lanes form a warp", fn->name);
+    return;
+  }
+  if (n->kind == N_ASM) {
+    check_helper_asm(L, call, fn, n);
     return;
   }
   if (n->kind == N_CALL) {
