@@ -24,6 +24,7 @@ typedef struct {
   Node *varying_ctl; /* innermost enclosing varying control, or NULL */
   Vec stack;         /* device functions being visited (recursion) */
   Vec checked;       /* device functions whose bodies were checked (each once) */
+  Vec shared_refused; /* Sym*: replicated shared variables a refusal named */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -206,6 +207,18 @@ static bool lane_arithmetic(const Legal *L, const Node *n) {
          (len == 1 && n->op == OP_SHR && t[0] == '5');
 }
 
+/* A function's name as written at its definition (`operator T *` where
+ * clang's name is `operator type-parameter-0-0 *`). */
+static const char *written_name(const Legal *L, const Node *f) {
+  const Source *src = L->u->src;
+  unsigned e = f->loc;
+  while (e < f->end && e < src->len && src->text[e] != '(')
+    e++;
+  while (e > f->loc && (src->text[e - 1] == ' ' || src->text[e - 1] == '\t'))
+    e--;
+  return e > f->loc ? arena_strndup(src->text + f->loc, e - f->loc) : f->sym->name;
+}
+
 /* Inline assembly in a helper the kernel reaches: accepted only where its
  * template is literal text that names no special register the coarsening
  * changes (%ctaid/%nctaid in block mode, %tid/%ntid/%laneid/%warpid in
@@ -271,8 +284,11 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     return;
   }
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying) {
+    vec_push(&L->shared_refused, n->sym);
     refuse(L, call->begin, "'%s' uses __shared__ '%s', which this kernel replicates per logical block; tfuse "
-           "renames only the kernel's own uses (pass the array as an argument)", fn->name, n->sym->name);
+           "renames only the kernel's own uses (pass the array as an argument)",
+           fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl) : fn->name,
+           n->sym->name);
     return;
   }
   for (int i = 0; i < n->nkid; i++)
@@ -740,11 +756,82 @@ static void check_static_shared(Legal *L) {
            params_factor_text(&k->p), k->sym->name, total, replicated, largest->name, limit);
 }
 
+/* The function whose body declares the variable s, or NULL (file scope, or
+ * outside the project's text). */
+static Node *declaring_function(const Legal *L, const Sym *s) {
+  if (s->decl_off == ~0u)
+    return NULL;
+  for (int i = 0; i < L->u->functions.len; i++) {
+    Node *f = L->u->functions.items[i];
+    if (f->begin <= s->decl_off && s->decl_off < f->end && f->end > f->begin)
+      return f;
+  }
+  return NULL;
+}
+
+/* The innermost node of n whose own evaluation (its callee, a default
+ * argument, an implicit member), not a child's, names s. */
+static Node *names_shared_at(Node *n, const Sym *s) {
+  for (int i = 0; i < n->nkid; i++) {
+    Node *hit = names_shared_at(n->kid[i], s);
+    if (hit)
+      return hit;
+  }
+  if (n->kind != N_CALL && n->kind != N_VAR && n->kind != N_NEW)
+    return NULL;
+  Reads r = {0};
+  reads_of(n, &r);
+  bool hit = false;
+  for (int i = 0; i < r.shared.len && !hit; i++)
+    hit = r.shared.items[i] == s;
+  reads_free(&r);
+  return hit ? n : NULL;
+}
+
+/* Block mode replicates a shared variable per logical block by renaming the
+ * kernel's own uses.  One declared in another function (a helper, a member
+ * function, a conversion operator such as cuda-samples' SharedMemory<T>,
+ * `extern __shared__` or static) that the kernel reaches by a path no
+ * rename follows, an implicit call included, keeps one copy for all
+ * logical blocks: refused, naming the function that declares it. */
+static void check_outside_shared(Legal *L) {
+  if (L->k->p.mode != MODE_BLOCK)
+    return;
+  Vec vars = {0}, sites = {0};
+  kernel_shared_vars(L->k->fn, &vars);
+  for (int i = 0; i < vars.len; i++) {
+    Sym *s = vars.items[i];
+    bool done = false;
+    for (int j = 0; j < L->shared_refused.len && !done; j++)
+      done = L->shared_refused.items[j] == s;
+    Node *f = s->varying && !done ? declaring_function(L, s) : NULL;
+    if (!f || f == L->k->fn || (L->k->fn->sym && f->sym == L->k->fn->sym))
+      continue;
+    Node *at = names_shared_at(L->k->fn->sym->body, s);
+    bool again = false;
+    for (int j = 0; j < sites.len && !again; j++)
+      again = sites.items[j] == at;
+    if (again)
+      continue; /* one refusal per place (`SharedMemory<T>()` may run either conversion) */
+    vec_push(&sites, at);
+    refuse(L, at ? at->begin : L->k->fn->loc,
+           "'%s' declares __shared__ '%s', which block mode must replicate per logical block, and the kernel reaches "
+           "it %s; tfuse replicates only shared memory the kernel declares or names itself; declare it in the kernel "
+           "(or pass it as an argument)", written_name(L, f), s->name,
+           at && at->kind == N_CALL && (at->sym || at->cand) ? "through this call"
+                                                              : "through code that runs without a call in the text");
+  }
+  vec_free(&vars);
+  vec_free(&sites);
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   walk(&L, k->fn->sym->body);
+  check_outside_shared(&L);
   check_static_shared(&L);
   vec_free(&L.stack);
   vec_free(&L.checked);
+  vec_free(&L.shared_refused);
   return L.ok;
 }
