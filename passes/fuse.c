@@ -1350,6 +1350,7 @@ static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end)
 }
 
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
+static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, const Ctx *ctx, Vec *extra);
 
 /* A declaration, then the registers of the promoted arrays it declares. */
 /* Block mode, `extern __shared__ T a[];` replicated: the dynamic shared
@@ -1464,8 +1465,12 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
     for (int i = 0; i < ngroups(F, m); i++) {
       Copy c = group_at(F, m, i);
       Vec extra = {0};
-      for (int j = 0; j < vars.len; j++)
-        guard_declarator(F, vars.items[j], c, ctx, &extra);
+      for (int j = 0; j < vars.len; j++) {
+        Node *v = vars.items[j];
+        if (c.mask)
+          emit_warp_hoists(F, s, var_init(v), c, group_guard(F, ctx, c), ctx, &extra);
+        guard_declarator(F, v, c, ctx, &extra);
+      }
       piece(F, indent, render_ex(F, s, s->begin, end, c, 0, &extra));
       vec_free(&extra);
     }
@@ -1647,6 +1652,149 @@ static void emit_hoists(Fuse *F, Node *s, Ctx *ctx, Vec *extra) {
     vec_push(extra, replace_site(h->load, h->name));
   }
   vec_free(&found);
+}
+
+/* ---- warp-synchronous calls in block mode ----
+ *
+ * Block mode keeps warps whole, and a copy's guard that says only "this
+ * copy's logical block is live" (`__tf_ok_r`, conjunctions and
+ * disjunctions of such flags) is the same in every thread of the block.
+ * A warp-synchronous call under it (`if (__tf_ok_3) s_3 += __shfl_down_sync(
+ * m, s_3, o);`, `TFUSE_GUARD(__tf_ok_3, __reduce_add_sync(m, v_3))`) is then
+ * executed by every lane of the warp or by none, as in the original; but
+ * nvcc 13's optimizing ptxas mishandles that guarded form (wrong sums from
+ * __reduce_add_sync at K = 8).  So the call is evaluated unguarded, by every
+ * lane, into a temporary, its arguments guarded where they load, and the
+ * statement, still guarded, reads the temporary:
+ *
+ *   const auto __tf_w4 = __reduce_add_sync(0xffffffffu, v_3);
+ *   int s_3 = TFUSE_GUARD(__tf_ok_3, __tf_w4);
+ *
+ * A dead copy's call computes a value nobody reads.  Only calls that return
+ * a value and write through no argument (shuffles, votes, matches,
+ * reductions) or return nothing and write nothing (__syncwarp), with
+ * side-effect-free arguments, in a statement whose only other effect is
+ * its own store, outside `?:`, `&&` and `||`. */
+
+static bool guard_is_block_live(const char *g) {
+  if (!g)
+    return false;
+  for (const char *p = g; *p;) {
+    if (!strncmp(p, "__tf_ok_", 8)) {
+      for (p += 8; ident_char(*p); p++)
+        ;
+    } else if (*p == ' ' || *p == '(' || *p == ')') {
+      p++;
+    } else if (!strncmp(p, "&&", 2) || !strncmp(p, "||", 2)) {
+      p += 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool is_warp_fn(const Sym *fn) { return fn && fn_class(fn) == FN_WARP && !fn->out_params; }
+
+static bool is_warp_call(const Node *n) {
+  if (n->kind != N_CALL || n->in_macro || n->end <= n->begin)
+    return false;
+  if (n->sym)
+    return is_warp_fn(n->sym);
+  for (int i = 0; i < n->ncand; i++)
+    if (!is_warp_fn(n->cand[i]))
+      return false;
+  return n->ncand > 0;
+}
+
+/* The warp calls of n; false if one cannot be taken out (under `?:`, `&&`,
+ * `||`, or with an argument that has side effects). */
+static bool find_warp_calls(Node *n, Vec *out, bool under_cond) {
+  if (is_warp_call(n)) {
+    if (under_cond)
+      return false;
+    for (int i = 0; i < n->nkid; i++)
+      if (node_has_side_effects(n->kid[i]))
+        return false;
+    vec_push(out, n);
+    return true;
+  }
+  bool cond = under_cond || n->kind == N_COND || n->kind == N_LAMBDA ||
+              (n->kind == N_BINOP && (n->op == OP_LAND || n->op == OP_LOR));
+  for (int i = 0; i < n->nkid; i++)
+    if (!find_warp_calls(n->kid[i], out, cond))
+      return false;
+  return true;
+}
+
+/* Whether n has a side effect other than the warp calls in `warps` (and,
+ * for the root, its own store). */
+static bool effects_besides(const Node *n, const Vec *warps, bool root) {
+  for (int i = 0; i < warps->len; i++)
+    if (warps->items[i] == n)
+      return false;
+  if (n->kind == N_CALL || node_is_incdec(n) || (n->kind == N_ASSIGN && !root))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (effects_besides(n->kid[i], warps, root && (n->kind == N_PAREN || n->kind == N_UNEXPOSED)))
+      return true;
+  return false;
+}
+
+/* For copy c of the expression statement or initializer `e` (of statement
+ * s), emitted under guard g: the temporaries of its warp calls, emitted
+ * before it, and in `extra` the sites that name them.  Returns whether e is
+ * the call itself with no value used (`__syncwarp(m);`): it is then emitted
+ * unguarded, its arguments guarded. */
+static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, const Ctx *ctx, Vec *extra) {
+  if (F->k->p.mode != MODE_BLOCK || !e || !guard_is_block_live(g))
+    return false;
+  Vec calls = {0};
+  Node *bare = node_strip(e);
+  bool whole = s == e && bare->kind == N_CALL && is_warp_call(bare);
+  if (!find_warp_calls(e, &calls, false) || !calls.len || effects_besides(e, &calls, s == e)) {
+    vec_free(&calls);
+    return false;
+  }
+  /* Each argument that loads is guarded (a dead copy's reads yield 0). */
+  Vec argsites = {0};
+  for (int i = 0; i < calls.len; i++) {
+    Node *call = calls.items[i], *obj;
+    bool obj_ptr;
+    Vec args = {0};
+    call_args(call, &obj, &obj_ptr, &args);
+    for (int j = 0; j < args.len; j++) {
+      Node *a = args.items[j];
+      Facts f = facts_of(F, a);
+      if (!facts_need_guard(F, &f, ctx) || a->end <= a->begin)
+        continue;
+      if (!text_is_operand(F->src, a, "(,", ",)")) {
+        vec_free(&args);
+        vec_free(&calls);
+        vec_free(&argsites);
+        return false;
+      }
+      guard_text(a->begin, a->end, g, &argsites);
+    }
+    vec_free(&args);
+  }
+  const char *indent = indent_of(F, s);
+  if (whole) {
+    piece(F, indent, render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &argsites));
+    vec_free(&calls);
+    vec_free(&argsites);
+    return true;
+  }
+  for (int i = 0; i < calls.len; i++) {
+    Node *call = calls.items[i];
+    char *name = arena_printf("__tf_w%d", ++F->hoist_seq);
+    piece(F, indent, arena_printf("const auto %s = %s; /* tfuse: warp-synchronous, every lane */", name,
+                                  render_ex(F, call, call->begin, call->end, c, 0, &argsites)));
+    vec_push(extra, replace_site(call, name));
+  }
+  vec_free(&calls);
+  vec_free(&argsites);
+  return false;
 }
 
 /* A dead copy (block mode past the grid, or returned) that stores into its
@@ -1880,15 +2028,25 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
   bool need = facts_need_guard(F, &f, ctx);
   unsigned m = stmt_copy_mask(F->k, s);
   check_writes(F, s, m);
-  if (need && emit_replica_store(F, s, ctx, m))
+  Vec warps = {0};
+  bool has_warp = find_warp_calls(s, &warps, false) && warps.len;
+  vec_free(&warps);
+  if (need && !has_warp && emit_replica_store(F, s, ctx, m))
     return;
   Vec hoisted = {0};
   if (f.effects)
     emit_hoists(F, s, ctx, &hoisted);
   for (int i = 0; i < ngroups(F, m); i++) {
     Copy c = group_at(F, m, i);
-    char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &hoisted);
-    piece(F, indent, guarded(need ? group_guard(F, ctx, c) : NULL, text, indent));
+    char *g = need ? group_guard(F, ctx, c) : NULL;
+    Vec extra = {0};
+    for (int j = 0; j < hoisted.len; j++)
+      vec_push(&extra, hoisted.items[j]);
+    if (!emit_warp_hoists(F, s, s, c, g, ctx, &extra)) {
+      char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &extra);
+      piece(F, indent, guarded(g, text, indent));
+    }
+    vec_free(&extra);
   }
   vec_free(&hoisted);
 }

@@ -769,6 +769,15 @@ static Node *declaring_function(const Legal *L, const Sym *s) {
   return NULL;
 }
 
+static bool body_declares(const Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym == s)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (body_declares(n->kid[i], s))
+      return true;
+  return false;
+}
+
 /* The innermost node of n whose own evaluation (its callee, a default
  * argument, an implicit member), not a child's, names s. */
 static Node *names_shared_at(Node *n, const Sym *s) {
@@ -805,8 +814,9 @@ static void check_outside_shared(Legal *L) {
     for (int j = 0; j < L->shared_refused.len && !done; j++)
       done = L->shared_refused.items[j] == s;
     Node *f = s->varying && !done ? declaring_function(L, s) : NULL;
-    if (!f || f == L->k->fn || (L->k->fn->sym && f->sym == L->k->fn->sym))
-      continue;
+    if (!f || f == L->k->fn || (L->k->fn->sym && f->sym == L->k->fn->sym) ||
+        body_declares(L->k->fn->sym->body, s))
+      continue; /* file scope, or the kernel's own (an extern array other kernels declare too) */
     Node *at = names_shared_at(L->k->fn->sym->body, s);
     bool again = false;
     for (int j = 0; j < sites.len && !again; j++)
