@@ -1295,6 +1295,46 @@ void reads_of(Node *n, Reads *r) {
     reads_of(n->kid[i], r);
 }
 
+/* A function's code: its body, and a constructor's member initializers
+ * (children of the definition beside the body; parameters' defaults are
+ * the caller's). */
+static void reads_of_fn_code(Sym *fn, Reads *r) {
+  Node *d = fn->fn_decl;
+  if (!d || fn->body->parent != d) {
+    reads_of(fn->body, r);
+    return;
+  }
+  for (int i = 0; i < d->nkid; i++)
+    if (d->kid[i]->kind != N_PARAM && d->kid[i]->kind != N_TYPE_REF)
+      reads_of(d->kid[i], r);
+}
+
+void reads_implicit(Node *n, Reads *r) {
+  if (n->kind == N_VAR && var_may_destroy(n))
+    implicit_reads(r, n->sym->type_dependent, n->loc);
+  else if (n->kind == N_NEW)
+    implicit_reads(r, false, n->begin);
+  else if (n->kind == N_CALL && !n->sym && !n->cand && call_is_construct(n))
+    implicit_reads(r, true, n->begin);
+  else if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->is_ctor)
+    implicit_reads(r, false, n->begin);
+}
+
+Sym *implicit_reader(const Kernel *k, bool special) {
+  for (int i = 0; rd_unit && i < rd_unit->functions.len; i++) {
+    Sym *fn = ((Node *)rd_unit->functions.items[i])->sym;
+    if (!fn || fn->kind != SYM_FUNC || !fn->body || !(is_destructor(fn) || (special && (fn->is_ctor || is_conversion(fn)))))
+      continue;
+    Reads one = {0};
+    reads_of_fn(fn, &one);
+    bool changed = reads_changed(k, &one);
+    reads_free(&one);
+    if (changed)
+      return fn;
+  }
+  return NULL;
+}
+
 void reads_of_fn(Sym *fn, Reads *r) {
   if (!fn || fn->kind != SYM_FUNC)
     return;
@@ -1324,7 +1364,7 @@ void reads_of_fn(Sym *fn, Reads *r) {
     sm = arena_alloc(sizeof *sm);
     fn->rd_summary = sm;
     sm->busy = true;
-    reads_of(fn->body, &sm->r);
+    reads_of_fn_code(fn, &sm->r);
     sm->busy = false;
   }
   reads_merge(r, &sm->r, false);

@@ -88,8 +88,8 @@ static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi)
   if (!d || d->end <= d->begin)
     return "it is defined in a header, which tfuse does not rewrite, so it cannot be cloned per copy; pass the "
            "value as an argument instead";
-  if (fn->is_method)
-    return "tfuse does not clone member functions per copy; pass the value as an argument instead";
+  if (fn->is_method || fn->is_ctor)
+    return "tfuse does not clone member functions or constructors per copy; pass the value as an argument instead";
   if (!unit_precedes(L->u, d->end - 1, kernel_start(L->k)))
     return source_file_at(L->u->src, d->begin) == source_file_at(L->u->src, kernel_start(L->k))
                ? "tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the "
@@ -241,6 +241,30 @@ static void check_helper_asm(Legal *L, Node *call, Sym *fn, Node *a) {
   reads_free(&r);
 }
 
+/* Code that runs without a call in the text (a local's destructor, what a
+ * construction of a class tfuse cannot tell may run) and reads what the
+ * coarsening changes: no rewrite reaches it.  in: the helper holding n. */
+static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
+  if (n->kind == N_CALL && node_parent(n) && node_parent(n)->kind == N_VAR)
+    return; /* a declaration's construction: the variable answers for it */
+  Reads r = {0};
+  reads_implicit(n, &r);
+  if (reads_changed(L->k, &r)) {
+    bool special = n->kind == N_CALL || (n->kind == N_VAR && n->sym->type_dependent);
+    Sym *fn = implicit_reader(L->k, special);
+    const char *name = fn && fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl)
+                       : fn ? fn->name : "?";
+    refuse(L, site->begin, "%s%s may run code with no call in the text, and tfuse cannot tell which class's: %s "
+           "of the project, '%s', reads %s, which coarsening changes, and no rewrite reaches it there",
+           in ? arena_printf("in '%s', ", in->name) : "",
+           n->kind == N_VAR ? arena_printf("'%s'", n->sym->name) : n->kind == N_NEW ? "this new/delete"
+                                                                                   : "this construction",
+           special ? "a constructor, conversion or destructor" : "a destructor", name,
+           changed_read_name(L->k, &r));
+  }
+  reads_free(&r);
+}
+
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
     const char *why = clone_obstacle(L, fn, n);
@@ -269,6 +293,8 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     check_helper_asm(L, call, fn, n);
     return;
   }
+  if (n->kind == N_VAR || n->kind == N_NEW || n->kind == N_CALL)
+    check_implicit(L, call, n, fn);
   if (n->kind == N_CALL) {
     bool ok = L->ok;
     L->ok = true;
@@ -312,7 +338,14 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
   if (L->stack.len > 64)
     return;
   vec_push(&L->stack, fn);
-  check_fn_body(L, call, fn, fn->body);
+  Node *d = fn->fn_decl;
+  if (d && fn->body->parent == d) {
+    for (int i = 0; i < d->nkid; i++) /* a constructor's member initializers, then the body */
+      if (d->kid[i]->kind != N_PARAM && d->kid[i]->kind != N_TYPE_REF)
+        check_fn_body(L, call, fn, d->kid[i]);
+  } else {
+    check_fn_body(L, call, fn, fn->body);
+  }
   L->stack.len--;
 }
 
@@ -609,6 +642,8 @@ static bool shared_address_followed(Node *ref) {
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
+  if (n->kind == N_VAR || n->kind == N_NEW || n->kind == N_CALL)
+    check_implicit(L, n, n, NULL);
   switch (n->kind) {
   case N_CALL:
     if (node_is_barrier(n)) {

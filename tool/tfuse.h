@@ -720,6 +720,13 @@ unsigned reads_changed_bi(const Kernel *k);
 unsigned reads_changed_regs(const Kernel *k);
 /* Whether r reads anything the coarsening of k changes. */
 bool reads_changed(const Kernel *k, const Reads *r);
+/* What n runs without a call in the text: a local's destructor, a
+ * construction's (tfuse cannot tell the class of `S<T>()`: any
+ * constructor, conversion or destructor of the project). */
+void reads_implicit(Node *n, Reads *r);
+/* A destructor (with `special`, also a constructor or conversion) of the
+ * project that reads what the coarsening of k changes, or NULL. */
+Sym *implicit_reader(const Kernel *k, bool special);
 /* A default argument's expression for parameter i of fn (from its
  * definition or a prototype), or NULL. */
 Node *fn_param_default(Sym *fn, int i);
