@@ -270,7 +270,9 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     const char *why = clone_obstacle(L, fn, n);
     if (why) {
       refuse(L, call->begin, "'%s' reads %s, which coarsening changes; %s", fn->name,
-             arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"), why);
+             n->bi_dim >= 0 ? arena_printf("%s.%s", builtin_name(n->bi), dim_name(n->bi_dim))
+                            : arena_printf("'%s' as a whole", builtin_name(n->bi)),
+             why);
       return;
     }
   }
@@ -669,6 +671,15 @@ static void walk(Legal *L, Node *n) {
     }
     break;
   case N_BUILTIN:
+    if (n->bi_dim < 0 && n->end - n->begin == strlen(builtin_name(n->bi)) &&
+        !strncmp(L->u->src->text + n->begin, builtin_name(n->bi), n->end - n->begin)) {
+      /* `uint3 b = blockIdx;`: the copy's implicit member reads have no text of their own. */
+      if (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi == (thread ? BI_THREADIDX : BI_BLOCKIDX) ||
+          n->bi == (thread ? BI_BLOCKDIM : BI_GRIDDIM))
+        refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z",
+               builtin_name(n->bi), builtin_name(n->bi));
+      return;
+    }
     if (n->in_macro && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0))
       refuse(L, n->begin,
              "%s inside a macro expansion: tfuse rewrites source text and cannot reach it; "
