@@ -1,4 +1,5 @@
-/* effects: what evaluating an expression or statement may write.
+/* effects: what evaluating an expression or statement may write, and what
+ * it may read of the thread's coordinates (reads_of, below).
  *
  * Contract: effects_prepare(u, k) before the queries on kernel k (it
  * computes what every pointer local of the unit may point into, and forgets
@@ -30,6 +31,13 @@
  * as a write to every variable whose address may have been taken; a call
  * of a function tfuse cannot see is `unknown` and `calls`.  Nothing is
  * assumed unwritten by default.
+ *
+ * reads_of(n, &r) adds to r the coordinate builtins (per dimension), the
+ * special registers named in inline assembly and the shared variables n
+ * may read or name, through callee bodies, default arguments, constructors,
+ * conversions and destructors run implicitly, lambdas and assembly; what it
+ * cannot tell is `everything`.  Cloning, renumbering, replication and the
+ * refusals of what no rewrite reaches ask it (see the section below).
  */
 #include "tfuse.h"
 

@@ -18,7 +18,10 @@
  *   - a varying return clears the copy's live flag; later statements that
  *     touch memory are guarded by it;
  *   - block mode: copy r of a block past the original grid is dead; its
- *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live).
+ *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
+ *     its warp-synchronous calls run unguarded into temporaries;
+ *   - a call leaving out default arguments that read a changed index
+ *     spells them, rendered for the copy.
  *
  * A copy needs a guard when it stores or calls something with effects,
  * loads from an address that depends on the copy, loads at all where no

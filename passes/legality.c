@@ -6,8 +6,11 @@
  * no warp-synchronous code that thread mode would split, every varying
  * name and logical index spelled in the file's own text, no recursion, no
  * construct the emitter does not model, every callee known (effects.c's
- * table or a body), and every helper that reads a changed builtin
- * clonable (fuse.c emit_clones).
+ * table or a body), every helper that reads a changed builtin
+ * clonable (fuse.c emit_clones), every default argument that reads one
+ * spellable at its call (fuse.c default_arg_sites), and nothing read where
+ * no rewrite reaches (effects.c's reads: assembly, implicit calls, shared
+ * memory declared in another function).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
