@@ -54,6 +54,13 @@ typedef struct Summary {
   bool busy; /* being computed: a recursive call */
 } Summary;
 
+static bool has_sym(const Vec *v, const Sym *s) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == s)
+      return true;
+  return false;
+}
+
 static void add_sym(Vec *v, Sym *s) {
   for (int i = 0; i < v->len; i++)
     if (v->items[i] == s)
@@ -666,7 +673,10 @@ static void callee_effects(Node *call, Sym *fn, Effects *e) {
   bool obj_ptr;
   Vec args = {0};
   call_args(call, &obj, &obj_ptr, &args);
-  if (fn->is_method && !fn->is_const_method) {
+  Node *tmp = obj && !obj_ptr ? strip_implicit(obj) : NULL;
+  bool temporary = tmp && tmp->kind == N_CALL && (tmp->sym ? tmp->sym->kind == SYM_FUNC && tmp->sym->is_ctor
+                                                          : call_is_construct(tmp));
+  if (fn->is_method && !fn->is_const_method && !temporary) { /* a temporary's state ends with it */
     if (!obj)
       e->this_obj = true; /* a method of the implicit object */
     else if (obj_ptr)
@@ -934,7 +944,8 @@ bool fn_holds_barrier(const Sym *fn) {
  * not literal text, is `everything`. */
 
 static const Unit *rd_unit;        /* the unit of the kernel being analysed (effects_prepare) */
-static Reads rd_dtors, rd_special; /* the project's destructors; its constructors, conversions, destructors */
+static Vec rd_views;               /* Sym*: its dynamic shared views (sym_is_dyn_shared_view) */
+static Reads rd_implicit[3];       /* by ImplicitKind: what the project's implicit members read */
 static bool rd_implicit_busy;
 
 typedef struct {
@@ -1182,44 +1193,48 @@ static bool is_conversion(const Sym *fn) {
          strncmp(n, "co_await", 8);
 }
 
-/* The reads of the project's functions that run without a call in the
- * text: destructors (dtors), and with constructions tfuse cannot resolve,
- * constructors and conversions too. */
-static void implicit_reads(Reads *r, bool special, unsigned at) {
+/* Whether fn is one of the members an implicit call of kind ik may run:
+ * destructors; constructors and destructors (an object of a class tfuse
+ * cannot tell); conversions too (a construction used as a value). */
+static bool implicit_member(const Sym *fn, ImplicitKind ik) {
+  if (!fn || fn->kind != SYM_FUNC || !fn->body)
+    return false;
+  return is_destructor(fn) || (ik >= IMPL_OBJECT && fn->is_ctor) || (ik == IMPL_ANY && is_conversion(fn));
+}
+
+/* The reads of the project's functions that run without a call in the text. */
+static void implicit_reads(Reads *r, ImplicitKind ik, unsigned at) {
   if (rd_implicit_busy)
     return;
-  Reads *from = special ? &rd_special : &rd_dtors;
+  Reads *from = &rd_implicit[ik];
   if (from->bi || from->fixed_bi || from->regs || from->shared.len || from->everything) {
     reads_merge(r, from, true);
     if (!r->why && (from->bi || from->fixed_bi || from->everything)) {
       r->why_at = at;
-      r->why = special ? "a construction whose class tfuse cannot tell may run any constructor, conversion or "
-                         "destructor of the project, and one of them reads it"
-                       : "an object whose destructor may run here: a destructor of the project reads it";
+      r->why = ik == IMPL_DTOR ? "an object whose destructor may run here: a destructor of the project reads it"
+                               : "an object whose class tfuse cannot tell: a constructor, conversion or destructor "
+                                 "of the project reads it";
     }
   }
 }
 
 static void prepare_implicit(void) {
-  reads_free(&rd_dtors);
-  reads_free(&rd_special);
-  rd_dtors = rd_special = (Reads){0};
+  for (int ik = 0; ik < 3; ik++) {
+    reads_free(&rd_implicit[ik]);
+    rd_implicit[ik] = (Reads){0};
+  }
   if (!rd_unit)
     return;
   rd_implicit_busy = true;
   for (int i = 0; i < rd_unit->functions.len; i++) {
-    Node *f = rd_unit->functions.items[i];
-    Sym *fn = f->sym;
-    if (!fn || fn->kind != SYM_FUNC || !fn->body)
-      continue;
-    bool dtor = is_destructor(fn);
-    if (!dtor && !fn->is_ctor && !is_conversion(fn))
+    Sym *fn = ((Node *)rd_unit->functions.items[i])->sym;
+    if (!implicit_member(fn, IMPL_ANY))
       continue;
     Reads one = {0};
     reads_of_fn(fn, &one);
-    if (dtor)
-      reads_merge(&rd_dtors, &one, false);
-    reads_merge(&rd_special, &one, false);
+    for (int ik = 0; ik < 3; ik++)
+      if (implicit_member(fn, (ImplicitKind)ik))
+        reads_merge(&rd_implicit[ik], &one, false);
     reads_free(&one);
   }
   rd_implicit_busy = false;
@@ -1245,7 +1260,7 @@ static void reads_of_call(Node *call, Reads *r) {
   if (call->sym && call->sym->kind == SYM_FUNC) {
     reads_of_fn(call->sym, r);
     if (call->sym->is_ctor)
-      implicit_reads(r, false, call->begin); /* a temporary's destructor */
+      implicit_reads(r, IMPL_DTOR, call->begin); /* a temporary's destructor */
     return;
   }
   if (!call->sym && call->cand) {
@@ -1256,7 +1271,7 @@ static void reads_of_call(Node *call, Reads *r) {
     return;
   }
   if (!call->sym && call_is_construct(call)) {
-    implicit_reads(r, true, call->begin); /* `S<T>()`, `T(x)`: which class, tfuse cannot tell */
+    implicit_reads(r, IMPL_ANY, call->begin); /* `S<T>()`, `T(x)`: which class, tfuse cannot tell */
     return;
   }
   reads_everything(r, call->begin, "a call through a pointer or of a dependent member");
@@ -1284,14 +1299,13 @@ void reads_of(Node *n, Reads *r) {
   case N_VAR:
     if (n->sym && n->sym->kind == SYM_SHARED)
       add_sym(&r->shared, n->sym);
-    if (var_may_destroy(n))
-      implicit_reads(r, n->sym->type_dependent, n->loc);
+    reads_implicit(n, r);
     break;
   case N_ASM:
     reads_of_asm(n, r, NULL);
     break;
   case N_NEW:
-    implicit_reads(r, false, n->begin); /* delete runs a destructor */
+    reads_implicit(n, r); /* delete runs a destructor */
     break;
   case N_CALL:
     reads_of_call(n, r);
@@ -1317,21 +1331,28 @@ static void reads_of_fn_code(Sym *fn, Reads *r) {
       reads_of(d->kid[i], r);
 }
 
-void reads_implicit(Node *n, Reads *r) {
+ImplicitKind implicit_kind(const Node *n) {
   if (n->kind == N_VAR && var_may_destroy(n))
-    implicit_reads(r, n->sym->type_dependent, n->loc);
-  else if (n->kind == N_NEW)
-    implicit_reads(r, false, n->begin);
-  else if (n->kind == N_CALL && !n->sym && !n->cand && call_is_construct(n))
-    implicit_reads(r, true, n->begin);
-  else if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->is_ctor)
-    implicit_reads(r, false, n->begin);
+    return n->sym->type_dependent ? IMPL_OBJECT : IMPL_DTOR;
+  if (n->kind == N_NEW)
+    return IMPL_DTOR;
+  if (n->kind == N_CALL && !n->sym && !n->cand && call_is_construct(n))
+    return IMPL_ANY;
+  if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->is_ctor)
+    return IMPL_DTOR;
+  return IMPL_NONE;
 }
 
-Sym *implicit_reader(const Kernel *k, bool special) {
-  for (int i = 0; rd_unit && i < rd_unit->functions.len; i++) {
+void reads_implicit(Node *n, Reads *r) {
+  ImplicitKind ik = implicit_kind(n);
+  if (ik != IMPL_NONE)
+    implicit_reads(r, ik, n->kind == N_VAR ? n->loc : n->begin);
+}
+
+Sym *implicit_reader(const Kernel *k, ImplicitKind ik) {
+  for (int i = 0; rd_unit && ik != IMPL_NONE && i < rd_unit->functions.len; i++) {
     Sym *fn = ((Node *)rd_unit->functions.items[i])->sym;
-    if (!fn || fn->kind != SYM_FUNC || !fn->body || !(is_destructor(fn) || (special && (fn->is_ctor || is_conversion(fn)))))
+    if (!implicit_member(fn, ik))
       continue;
     Reads one = {0};
     reads_of_fn(fn, &one);
@@ -1378,6 +1399,96 @@ void reads_of_fn(Sym *fn, Reads *r) {
   reads_merge(r, &sm->r, false);
 }
 
+/* ---- views of dynamic shared memory ----
+ *
+ * `T *sdata = SharedMemory<T>();` (cuda-samples): a local pointer of the
+ * kernel whose initializer reaches `extern __shared__` memory only through
+ * a call (a conversion operator, a helper returning it), reads nothing the
+ * coarsening changes and writes nothing, and which nothing else assigns.
+ * All extern shared arrays alias the block's dynamic shared memory, so the
+ * pointer lies in it; block mode gives copy r the pointer moved by r shares
+ * (fuse.c), as it does a kernel's own extern array.  effects.c then points
+ * it at those arrays, not at `unknown`. */
+
+static bool names_shared_directly(const Node *n) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (names_shared_directly(n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool written_in(const Node *n, const Sym *s) {
+  if ((n->kind == N_ASSIGN || node_is_incdec(n)) && n->nkid) {
+    const Node *l = strip_implicit(n->kid[0]);
+    if (l && l->kind == N_DECL_REF && l->sym == s)
+      return true;
+  }
+  if (n->kind == N_UNOP && n->op == OP_ADDR && n->nkid) {
+    const Node *l = strip_implicit(n->kid[0]);
+    if (l && l->kind == N_DECL_REF && l->sym == s)
+      return true;
+  }
+  if (n->kind == N_CALL && n->sym && n->sym->ref_params) { /* passed by non-const reference */
+    Node *obj;
+    bool obj_ptr;
+    Vec args = {0};
+    call_args(n, &obj, &obj_ptr, &args);
+    bool hit = false;
+    for (int i = 0; i < args.len && i < 32 && !hit; i++) {
+      const Node *a = strip_implicit(args.items[i]);
+      hit = (n->sym->ref_params >> i & 1) && a && a->kind == N_DECL_REF && a->sym == s;
+    }
+    vec_free(&args);
+    if (hit)
+      return true;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (written_in(n->kid[i], s))
+      return true;
+  return false;
+}
+
+static bool view_candidate(const Kernel *k, Node *var) {
+  Sym *s = var->sym;
+  if (k->p.mode != MODE_BLOCK || !s || s->kind != SYM_LOCAL || !holds_pointer(s) || s->is_reference)
+    return false;
+  Node *init = var_init(var);
+  if (!init || names_shared_directly(init))
+    return false;
+  Reads r = {0};
+  reads_of(init, &r);
+  bool ok = r.shared.len > 0 && !reads_changed(k, &r) && !r.everything;
+  for (int i = 0; ok && i < r.shared.len; i++)
+    ok = ((Sym *)r.shared.items[i])->is_extern;
+  reads_free(&r);
+  return ok && !node_effects_beyond_locals(init) && !written_in(k->fn->sym->body, s);
+}
+
+static void find_views(const Kernel *k, Node *n) {
+  if (n->kind == N_VAR && view_candidate(k, n))
+    add_sym(&rd_views, n->sym);
+  for (int i = 0; i < n->nkid; i++)
+    find_views(k, n->kid[i]);
+}
+
+bool sym_is_dyn_shared_view(const Sym *s) {
+  for (int i = 0; s && i < rd_views.len; i++)
+    if (rd_views.items[i] == s)
+      return true;
+  return false;
+}
+
+bool dyn_view_varying(const Sym *s) {
+  if (!sym_is_dyn_shared_view(s) || !s->pts)
+    return false;
+  for (int i = 0; i < s->pts->syms.len; i++)
+    if (((Sym *)s->pts->syms.items[i])->varying)
+      return true;
+  return false;
+}
+
 unsigned reads_changed_bi(const Kernel *k) {
   unsigned m = 0;
   for (int d = 0; d < 3; d++) {
@@ -1403,6 +1514,105 @@ unsigned reads_changed_regs(const Kernel *k) {
 
 bool reads_changed(const Kernel *k, const Reads *r) {
   return r->everything || ((r->bi | r->fixed_bi) & reads_changed_bi(k)) || (r->regs & reads_changed_regs(k));
+}
+
+/* ---- helpers that only compute with warp-synchronous calls ---- */
+
+/* 1: computes a value with warp calls and no other effect; 0: computes a
+ * value without them; -1: anything else (a store beyond its locals, an
+ * effect, a barrier, assembly, a call tfuse cannot see). */
+static int warp_value_rec(const Node *n, Vec *seen);
+
+/* A store that writes the function's own locals or parameters (through a
+ * reference parameter it writes the caller's argument, which the call site
+ * checks: out_params), or a temporary (a call's result bound to `T &&`). */
+static bool writes_own(Node *lv) {
+  Node *n = strip_implicit(lv);
+  if (n && n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_PARAM && (n->sym->is_reference || !n->sym->is_array))
+    return true;
+  if (n && n->kind == N_CALL && !n->is_launch)
+    return true;
+  return node_store_target(lv) != NULL;
+}
+
+/* One function a call may call (a dependent call's candidates each):
+ * whatever it writes through its arguments or object must be the caller's
+ * locals (`mySum += v` on a dependent type is a call of operator+=). */
+static int warp_value_callee(const Node *call, Sym *fn, Vec *seen) {
+  if (!fn || fn->kind != SYM_FUNC)
+    return -1;
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  int first = 0;
+  if (!call->sym && fn->is_method && !obj && args.len) { /* a dependent operator: a member's object comes first */
+    obj = args.items[0];
+    first = 1;
+  }
+  bool ok = !(fn->is_method && !fn->is_const_method) || (obj && !obj_ptr && writes_own(obj));
+  for (int i = first; ok && i < args.len; i++)
+    if (i - first >= 32 || (fn->out_params >> (i - first) & 1))
+      ok = i - first < 32 && writes_own(args.items[i]);
+  vec_free(&args);
+  if (!ok)
+    return -1;
+  switch (fn_class(fn)) {
+  case FN_WARP:
+    return 1;
+  case FN_PURE:
+  case FN_LOAD:
+    return 0;
+  case FN_BODY:
+    for (int i = 0; i < seen->len; i++)
+      if (seen->items[i] == fn)
+        return -1; /* recursion */
+    vec_push(seen, fn);
+    int r = warp_value_rec(fn->body, seen);
+    seen->len--;
+    return r;
+  default:
+    return -1;
+  }
+}
+
+/* 1: computes a value with warp calls and no other effect; 0: computes a
+ * value without them; -1: anything else (a store beyond its locals, an
+ * effect, a barrier, assembly, a call tfuse cannot see). */
+static int warp_value_rec(const Node *n, Vec *seen) {
+  if ((n->kind == N_ASSIGN || node_is_incdec(n)) && !writes_own(n->kid[0]))
+    return -1;
+  if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA || node_is_barrier(n))
+    return -1;
+  int warp = 0;
+  if (n->kind == N_CALL && !(!n->sym && !n->cand && call_is_construct(n))) {
+    int count = n->sym ? 1 : n->ncand;
+    if (!count)
+      return -1;
+    for (int i = 0; i < count; i++) {
+      int k = warp_value_callee(n, n->sym ? n->sym : n->cand[i], seen);
+      if (k < 0)
+        return -1;
+      warp |= k;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++) {
+    int k = warp_value_rec(n->kid[i], seen);
+    if (k < 0)
+      return -1;
+    warp |= k;
+  }
+  return warp;
+}
+
+bool fn_is_warp_value(const Sym *fn) {
+  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY || fn->out_params)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = warp_value_rec(fn->body, &seen) == 1;
+  vec_free(&seen);
+  return r;
 }
 
 /* ---- points-to sets of pointer locals ---- */
@@ -1431,8 +1641,18 @@ static void pts_walk(PtsRun *run, Node *n) {
     if (!n->sym->pts)
       n->sym->pts = arena_alloc(sizeof *n->sym->pts);
     Node *init = var_init(n);
-    if (init)
+    if (init && sym_is_dyn_shared_view(n->sym)) {
+      Reads r = {0}; /* the extern arrays it views */
+      reads_of(init, &r);
+      for (int i = 0; i < r.shared.len; i++)
+        if (!has_sym(&n->sym->pts->syms, r.shared.items[i])) {
+          vec_push(&n->sym->pts->syms, r.shared.items[i]);
+          run->changed = true;
+        }
+      reads_free(&r);
+    } else if (init) {
       pts_assign(run, n->sym, init);
+    }
   }
   if (n->kind == N_ASSIGN && n->nkid == 2) {
     Node *l = strip_implicit(n->kid[0]);
@@ -1509,25 +1729,29 @@ static void load_callees(Unit *u, Node *n, Vec *seen) {
     load_callees(u, n->kid[i], seen);
 }
 
+/* Forgets every function's points-to sets and summaries. */
+static void reset_all(Unit *u, Kernel *k) {
+  for (int i = 0; i < u->functions.len; i++)
+    reset_fn_state(u->functions.items[i]);
+  for (int i = 0; i < u->extern_functions.len; i++)
+    reset_fn_state(u->extern_functions.items[i]);
+  reset_fn_state(k->fn);
+}
+
 void effects_prepare(Unit *u, Kernel *k) {
   Vec seen = {0};
   load_callees(u, k->fn, &seen);
   if (k->fn->sym && k->fn->sym->body)
     load_callees(u, k->fn->sym->body, &seen); /* an explicit specialization shares the template's Sym */
   vec_free(&seen);
-  for (int i = 0; i < u->functions.len; i++)
-    reset_fn_state(u->functions.items[i]);
-  for (int i = 0; i < u->extern_functions.len; i++)
-    reset_fn_state(u->extern_functions.items[i]);
-  reset_fn_state(k->fn);
+  reset_all(u, k);
   rd_unit = u;
   prepare_implicit();
-  /* Summaries made while the implicit members' reads were being gathered
-   * lacked them: computed again on demand. */
-  for (int i = 0; i < u->functions.len; i++)
-    reset_fn_state(u->functions.items[i]);
-  for (int i = 0; i < u->extern_functions.len; i++)
-    reset_fn_state(u->extern_functions.items[i]);
+  vec_free(&rd_views);
+  find_views(k, k->fn->sym->body);
+  /* Summaries made while gathering those lacked the implicit members' reads
+   * and the points-to sets: computed again on demand. */
+  reset_all(u, k);
   PtsRun run;
   int rounds = 0;
   do {

@@ -710,9 +710,42 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, i
   return false;
 }
 
+static Site *replace_site(Node *part, const char *text);
+static bool text_is_operand(const Source *src, const Node *n, const char *open, const char *close);
+static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, Copy c, int ret_label, Vec *extra);
+
+/* Block mode: copy r's view of the dynamic shared memory (`T *sdata =
+ * SharedMemory<T>();`, effects.c sym_is_dyn_shared_view) is moved to its
+ * share, as a kernel's own extern array is (dyn_shared_copies):
+ *   T *sdata_1 = (decltype(sdata_1))((char *)static_cast<decltype(sdata_1)>(SharedMemory<T>())
+ *                                     + 1 * (size_t)__tf_dsmem);
+ * The launch then asks for K shares and passes __tf_dsmem (launch.c). */
+static void dyn_view_site(Fuse *F, Node *var, Copy c, Vec *sites) {
+  Sym *s = var->sym;
+  if (!s || !s->varying || !sym_is_dyn_shared_view(s))
+    return;
+  F->k->dyn_shared = true;
+  int r = group_index(F, sym_dims(F, s), c);
+  Node *init = var_init(var);
+  if (!r || !init)
+    return;
+  if (var->in_macro || !text_is_operand(F->src, init, "=({", ";,)}")) {
+    F->failed = true;
+    error_at(var->loc, "cannot move '%s' to its copy's share of the dynamic shared memory: tfuse cannot find the text "
+             "of its initializer", s->name);
+    return;
+  }
+  const char *name = copy_name(F, s, c);
+  char *e = render_ex(F, init, init->begin, init->end, c, 0, NULL);
+  vec_push(sites, replace_site(init, arena_printf("(decltype(%s))((char *)static_cast<decltype(%s)>(%s) + %d * "
+                                                  "(size_t)__tf_dsmem)", name, name, e, r)));
+}
+
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
   if (n->end > n->begin && (n->end <= b || n->begin >= e))
     return;
+  if (n->kind == N_VAR && F->k->p.mode == MODE_BLOCK && n->loc >= b && n->loc < e)
+    dyn_view_site(F, n, c, sites);
   if (F->k->promoted.len && collect_promoted(F, n, b, e, c, ret_label, sites))
     return;
   switch (n->kind) {
@@ -1675,9 +1708,11 @@ static void emit_hoists(Fuse *F, Node *s, Ctx *ctx, Vec *extra) {
  *
  * A dead copy's call computes a value nobody reads.  Only calls that return
  * a value and write through no argument (shuffles, votes, matches,
- * reductions) or return nothing and write nothing (__syncwarp), with
- * side-effect-free arguments, in a statement whose only other effect is
- * its own store, outside `?:`, `&&` and `||`. */
+ * reductions, and helpers that only compute with them, such as
+ * cuda-samples' warpReduceSum: effects.c fn_is_warp_value) or return
+ * nothing and write nothing (__syncwarp), with side-effect-free arguments,
+ * in a statement whose only other effect is its own store, outside `?:`,
+ * `&&` and `||`. */
 
 static bool guard_is_block_live(const char *g) {
   if (!g)
@@ -1697,7 +1732,9 @@ static bool guard_is_block_live(const char *g) {
   return true;
 }
 
-static bool is_warp_fn(const Sym *fn) { return fn && fn_class(fn) == FN_WARP && !fn->out_params; }
+static bool is_warp_fn(const Sym *fn) {
+  return fn && ((fn_class(fn) == FN_WARP && !fn->out_params) || fn_is_warp_value(fn));
+}
 
 static bool is_warp_call(const Node *n) {
   if (n->kind != N_CALL || n->in_macro || n->end <= n->begin)
@@ -1730,12 +1767,34 @@ static bool find_warp_calls(Node *n, Vec *out, bool under_cond) {
   return true;
 }
 
+/* `x = v`, `x += v` on a class or dependent type: a call of an assignment
+ * operator whose target is a local. */
+static bool is_local_assign_call(const Node *n) {
+  const char *nm = n->kind == N_CALL ? (n->sym ? n->sym->name : n->spelling) : NULL;
+  size_t len = nm ? strlen(nm) : 0;
+  if (len < 9 || strncmp(nm, "operator", 8) || nm[len - 1] != '=' || strchr("=!<>", nm[len - 2]))
+    return false; /* not ==, !=, <=, >= (nor <<=, >>=: left guarded) */
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(n, &obj, &obj_ptr, &args);
+  Node *target = obj && !obj_ptr ? obj : !obj && args.len ? args.items[0] : NULL;
+  vec_free(&args);
+  return target && node_store_target(target);
+}
+
 /* Whether n has a side effect other than the warp calls in `warps` (and,
  * for the root, its own store). */
 static bool effects_besides(const Node *n, const Vec *warps, bool root) {
   for (int i = 0; i < warps->len; i++)
     if (warps->items[i] == n)
       return false;
+  if (root && is_local_assign_call(n)) {
+    for (int i = 0; i < n->nkid; i++) /* its operands; the operator's name has no effect */
+      if (effects_besides(n->kid[i], warps, false))
+        return true;
+    return false;
+  }
   if (n->kind == N_CALL || node_is_incdec(n) || (n->kind == N_ASSIGN && !root))
     return true;
   for (int i = 0; i < n->nkid; i++)

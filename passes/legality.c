@@ -28,6 +28,7 @@ typedef struct {
   Vec stack;         /* device functions being visited (recursion) */
   Vec checked;       /* device functions whose bodies were checked (each once) */
   Vec shared_refused; /* Sym*: replicated shared variables a refusal named */
+  bool in_view_init;  /* walking the initializer of a dynamic shared view (`T *s = SharedMemory<T>();`) */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -253,8 +254,8 @@ static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
   Reads r = {0};
   reads_implicit(n, &r);
   if (reads_changed(L->k, &r)) {
-    bool special = n->kind == N_CALL || (n->kind == N_VAR && n->sym->type_dependent);
-    Sym *fn = implicit_reader(L->k, special);
+    ImplicitKind ik = implicit_kind(n);
+    Sym *fn = implicit_reader(L->k, ik);
     const char *name = fn && fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl)
                        : fn ? fn->name : "?";
     refuse(L, site->begin, "%s%s may run code with no call in the text, and tfuse cannot tell which class's: %s "
@@ -262,7 +263,8 @@ static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
            in ? arena_printf("in '%s', ", in->name) : "",
            n->kind == N_VAR ? arena_printf("'%s'", n->sym->name) : n->kind == N_NEW ? "this new/delete"
                                                                                    : "this construction",
-           special ? "a constructor, conversion or destructor" : "a destructor", name,
+           ik == IMPL_ANY ? "a constructor, conversion or destructor" : ik == IMPL_OBJECT ? "a constructor or destructor"
+                                                                                         : "a destructor", name,
            changed_read_name(L->k, &r));
   }
   reads_free(&r);
@@ -314,7 +316,8 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
            "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
     return;
   }
-  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying &&
+      !(L->in_view_init && n->sym->is_extern)) {
     vec_push(&L->shared_refused, n->sym);
     refuse(L, call->begin, "'%s' uses __shared__ '%s', which this kernel replicates per logical block; tfuse "
            "renames only the kernel's own uses (pass the array as an argument)",
@@ -756,6 +759,10 @@ static void walk(Legal *L, Node *n) {
   }
 
   Node *saved = L->varying_ctl;
+  bool view = n->kind == N_VAR && n->sym && n->sym->varying && sym_is_dyn_shared_view(n->sym);
+  int checked = L->checked.len;
+  if (view)
+    L->in_view_init = true;
   for (int i = 0; i < n->nkid; i++) {
     Node *kid = n->kid[i];
     bool controlled = n->loop_varying && kid != n->cond && kid != n->init;
@@ -765,6 +772,10 @@ static void walk(Legal *L, Node *n) {
       L->varying_ctl = n;
     walk(L, kid);
     L->varying_ctl = saved;
+  }
+  if (view) {
+    L->in_view_init = false;
+    L->checked.len = checked; /* the helpers it calls are checked again where called otherwise */
   }
 }
 
@@ -830,6 +841,8 @@ static bool body_declares(const Node *n, const Sym *s) {
 /* The innermost node of n whose own evaluation (its callee, a default
  * argument, an implicit member), not a child's, names s. */
 static Node *names_shared_at(Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym && n->sym->varying && sym_is_dyn_shared_view(n->sym))
+    return NULL; /* copy r's view is moved to share r (fuse.c) */
   for (int i = 0; i < n->nkid; i++) {
     Node *hit = names_shared_at(n->kid[i], s);
     if (hit)
@@ -847,11 +860,12 @@ static Node *names_shared_at(Node *n, const Sym *s) {
 }
 
 /* Block mode replicates a shared variable per logical block by renaming the
- * kernel's own uses.  One declared in another function (a helper, a member
- * function, a conversion operator such as cuda-samples' SharedMemory<T>,
- * `extern __shared__` or static) that the kernel reaches by a path no
- * rename follows, an implicit call included, keeps one copy for all
- * logical blocks: refused, naming the function that declares it. */
+ * kernel's own uses, and moves views of the dynamic shared memory (`T *s =
+ * SharedMemory<T>();`, effects.c) to the copy's share.  One declared in
+ * another function (a helper, a member function, a conversion operator,
+ * `extern __shared__` or static) that the kernel reaches by another path,
+ * an implicit call included, would keep one copy for all logical blocks:
+ * refused, naming the function that declares it. */
 static void check_outside_shared(Legal *L) {
   if (L->k->p.mode != MODE_BLOCK)
     return;
@@ -867,6 +881,8 @@ static void check_outside_shared(Legal *L) {
         body_declares(L->k->fn->sym->body, s))
       continue; /* file scope, or the kernel's own (an extern array other kernels declare too) */
     Node *at = names_shared_at(L->k->fn->sym->body, s);
+    if (!at && s->is_extern)
+      continue; /* named only through dynamic shared views */
     bool again = false;
     for (int j = 0; j < sites.len && !again; j++)
       again = sites.items[j] == at;

@@ -170,6 +170,17 @@ bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
   return changed;
 }
 
+/* Whether fn reads any coordinate or special register, by any path (a
+ * default argument of a call in its body included): not a function of its
+ * arguments alone. */
+static bool fn_reads_any(Sym *fn) {
+  Reads r = {0};
+  reads_of_fn(fn, &r);
+  bool any = r.bi || r.fixed_bi || r.regs || r.everything;
+  reads_free(&r);
+  return any;
+}
+
 /* Whether a call reads this pass's seed by a path its operands and its
  * callee's purity do not show: a default argument evaluated at the call,
  * an implicit member, assembly, or something tfuse cannot tell. */
@@ -255,7 +266,7 @@ static bool pure_rec(const Sym *fn, Vec *seen) {
   case FN_LOAD: /* like a load: uniform at a uniform address */
     return fn->out_params == 0;
   case FN_BODY:
-    return fn->out_params == 0 && (seen_before(seen, fn) || body_is_pure(fn->body, seen));
+    return fn->out_params == 0 && (seen_before(seen, fn) || (body_is_pure(fn->body, seen) && !fn_reads_any((Sym *)fn)));
   default:
     return false;
   }
@@ -514,6 +525,8 @@ static bool visit(UA *ua, Node *n) {
         make_varying(ua, s);
     if (s->is_reference && s->kind == SYM_LOCAL)
       make_varying(ua, s);
+    if (ua_block(ua) && dyn_view_varying(s))
+      make_varying(ua, s); /* `T *sdata = SharedMemory<T>();`: copy r views share r */
     v = s->varying;
     break;
   }

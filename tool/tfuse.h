@@ -673,6 +673,10 @@ bool sym_is_cooperative_groups(const Sym *s);
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);
+/* Whether the helper fn computes a value with warp-synchronous calls and
+ * has no other effect (cuda-samples' warpReduceSum): no store beyond its
+ * locals, no barrier, assembly or call of anything else. */
+bool fn_is_warp_value(const Sym *fn);
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
 
@@ -720,13 +724,22 @@ unsigned reads_changed_bi(const Kernel *k);
 unsigned reads_changed_regs(const Kernel *k);
 /* Whether r reads anything the coarsening of k changes. */
 bool reads_changed(const Kernel *k, const Reads *r);
-/* What n runs without a call in the text: a local's destructor, a
- * construction's (tfuse cannot tell the class of `S<T>()`: any
- * constructor, conversion or destructor of the project). */
+/* What n runs without a call in the text, by the members it may run: a
+ * local's or temporary's destructor; a local of a type tfuse cannot tell
+ * (`T x` in a template: any constructor or destructor of the project); a
+ * construction it cannot tell used as a value (`S<T>()`: any constructor,
+ * conversion or destructor). */
+typedef enum { IMPL_DTOR, IMPL_OBJECT, IMPL_ANY, IMPL_NONE } ImplicitKind;
+ImplicitKind implicit_kind(const Node *n);
 void reads_implicit(Node *n, Reads *r);
-/* A destructor (with `special`, also a constructor or conversion) of the
- * project that reads what the coarsening of k changes, or NULL. */
-Sym *implicit_reader(const Kernel *k, bool special);
+/* A member of the project of those kind ik may run that reads what the
+ * coarsening of k changes, or NULL. */
+Sym *implicit_reader(const Kernel *k, ImplicitKind ik);
+/* Block mode: a local pointer of the kernel that views dynamic shared
+ * memory through a call (`T *sdata = SharedMemory<T>();`, see effects.c);
+ * copy r's is moved to share r.  Varying when the memory it views is. */
+bool sym_is_dyn_shared_view(const Sym *s);
+bool dyn_view_varying(const Sym *s);
 /* A default argument's expression for parameter i of fn (from its
  * definition or a prototype), or NULL. */
 Node *fn_param_default(Sym *fn, int i);

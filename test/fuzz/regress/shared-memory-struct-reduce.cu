@@ -4,9 +4,10 @@
 // conversion has no call in the text.
 // Breaks in: block mode when emitted as seen: the copies share one array
 // (`sdata[tid] = ...` of copy 1 overwrites copy 0's) and the launch asks
-// for one share.  Block mode now refuses it, naming the conversion
-// operator; thread mode keeps one block's shared memory and is right.
-// Expected: refuse-block (accept in thread mode).
+// for one share.  Now `sdata` is a view of the dynamic shared memory: copy
+// r's is moved to share r and the launch asks for K shares, as for the
+// kernel's own extern array; thread mode keeps one block's shared memory.
+// Expected: accept (both modes).
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -51,7 +52,7 @@ template <class T> struct SharedMemory {
   }
 };
 
-// tfuse-expect: refuse-block
+// tfuse-expect: accept
 #pragma tfuse coarsen
 template <class T>
 __global__ void shared_memory_reduce(const T *g_idata, unsigned int n, T *g_odata) {

@@ -1,8 +1,10 @@
 // A default argument is evaluated at the call, in the caller's thread: a
 // call that leaves out defaults reading an index coarsening changes spells
 // them out, rendered for each copy (in the kernel with the copy's number,
-// in a clone with __tf_r).  The call is then varying.  Defaults that read
-// only what coarsening keeps are left out as written.
+// in a clone with __tf_r).  The call is then varying, and a helper making
+// such a call reads the coordinates (it is cloned and called per copy along
+// every dimension).  Defaults that read only what coarsening keeps are left
+// out as written.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 -mode block %t.in.cu -o %t.block.cu
@@ -11,6 +13,9 @@
 // RUN: %tfuse -factor 2 -mode thread %t.in.cu -o %t.thread.cu
 // RUN: FileCheck --check-prefix=THREAD %s < %t.thread.cu
 // RUN: %nvcc-check %t.thread.cu
+// RUN: %tfuse -factor 2,2 -dim x,y -mode thread %t.in.cu -o %t.xy.cu
+// RUN: FileCheck --check-prefix=XY %s < %t.xy.cu
+// RUN: %nvcc-check %t.xy.cu
 
 __device__ int gid(unsigned b = blockIdx.x, unsigned d = blockDim.x, unsigned t = threadIdx.x) { return b * d + t; }
 __device__ int lane(int t = threadIdx.x) { return t & 31; }
@@ -50,3 +55,7 @@ int main() {
 // THREAD-NEXT: int i_1 = gid(blockIdx.x, (blockDim.x * 2), (threadIdx.x + 1 * blockDim.x));
 // THREAD:      int j_1 = via__tf_k(1) + s.at() + lane((threadIdx.x + 1 * blockDim.x));
 // THREAD:      if (__tf_p1_1) out[i_1] = in[i_1] * 3 + j_1 + gid(7, 2, (threadIdx.x + 1 * blockDim.x));
+
+// XY:      __device__ int via__tf_k(unsigned int __tf_rx, unsigned int __tf_ry) { return gid(blockIdx.x, (blockDim.x * 2), (threadIdx.x + __tf_rx * blockDim.x)) + proto(1); }
+// XY-LABEL: __global__ void k(
+// XY:      int j_x1y1 = via__tf_k(1, 1) + s.at() + lane((threadIdx.x + 1 * blockDim.x));

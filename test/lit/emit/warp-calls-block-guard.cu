@@ -4,7 +4,9 @@
 // arguments guarded; the statement, still guarded, reads the temporary.
 // (nvcc 13's ptxas miscompiled the guarded form at K = 8.)  A call under
 // `?:` or under a predicate that differs between lanes stays guarded, as
-// the original's lanes would have run it; __syncwarp() runs unguarded.
+// the original's lanes would have run it; __syncwarp() runs unguarded.  A
+// helper that only computes with warp calls (cuda-samples' warpReduceSum)
+// is such a call too.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 8 %t.in.cu -o %t.block.cu
@@ -13,6 +15,20 @@
 // RUN: %tfuse -factor 2,2 -dim x,y %t.in.cu -o %t.xy.cu
 // RUN: FileCheck --check-prefix=XY %s < %t.xy.cu
 // RUN: %nvcc-check %t.xy.cu
+
+template <class T> __device__ T warpReduceSum(unsigned int mask, T mySum) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    mySum += __shfl_down_sync(mask, mySum, offset);
+  return mySum;
+}
+
+#pragma tfuse coarsen
+template <class T>
+__global__ void kt(const T *in, T *out) {
+  T v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  v = warpReduceSum<T>(0xffffffffu, v);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
 
 #pragma tfuse coarsen
 __global__ void k(const int *in, int n, int *out) {
@@ -34,8 +50,12 @@ __global__ void k(const int *in, int n, int *out) {
 int main() {
   int *a = 0, *b = 0;
   k<<<13, 96>>>(a, 100, b);
+  kt<int><<<13, 96>>>(a, b);
 }
 
+// CHECK-LABEL: __global__ void kt(
+// CHECK:       const auto [[WT:__tf_w[0-9]+]] = warpReduceSum<T>(0xffffffffu, v_7); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT:  if (__tf_ok_7) v_7 = [[WT]];
 // CHECK-LABEL: __global__ void k(
 // CHECK:       int s_0 = __reduce_add_sync(0xffffffffu, v_0);
 // CHECK-NEXT:  const auto [[W1:__tf_w[0-9]+]] = __reduce_add_sync(0xffffffffu, v_1); /* tfuse: warp-synchronous, every lane */

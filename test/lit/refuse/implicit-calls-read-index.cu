@@ -1,8 +1,9 @@
 // Code that runs with no call in the text and reads an index coarsening
 // changes has no text for tfuse to renumber: a local's destructor, a
-// constructor's member initializers, and, in a template, a construction
-// whose class tfuse cannot tell (any constructor, conversion or destructor
-// of the project).  Each is refused where it runs, naming the function.
+// constructor's member initializers, and, in a template, a local whose
+// class tfuse cannot tell (any constructor or destructor of the project;
+// a construction used as a value: any conversion too).  Each is refused
+// where it runs, naming a function that reads it.
 // RUN: rm -f %t.out
 // RUN: not %tfuse -factor 2 %s -o %t.out 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out
@@ -33,7 +34,7 @@ __global__ void k2(int *out) {
 #pragma tfuse coarsen
 template <class T>
 __global__ void k3(int *out) {
-  // CHECK: implicit-calls-read-index.cu:[[@LINE+1]]:3: error: 'p' may run code with no call in the text, and tfuse cannot tell which class's: a constructor, conversion or destructor of the project, '{{~Mark|Pos}}', reads blockIdx.x
+  // CHECK: implicit-calls-read-index.cu:[[@LINE+1]]:3: error: 'p' may run code with no call in the text, and tfuse cannot tell which class's: a constructor or destructor of the project, '{{~Mark|Pos}}', reads blockIdx.x
   T p = T();
   out[blockIdx.x * blockDim.x + threadIdx.x] = (int)p.v;
 }

@@ -1,11 +1,11 @@
 // Block mode replicates a __shared__ variable per logical block by renaming
-// the kernel's own uses.  One declared in another function the kernel
-// reaches (cuda-samples' SharedMemory<T> conversion operator, extern or
-// static, in a template where the conversion has no call in the text; a
-// helper returning its own static array; a member function) is refused
-// when the kernel replicates it, naming the function that declares it.
-// Thread mode keeps one block's shared memory and coarsens them (see
-// emit/shared-memory-struct-thread.cu).
+// the kernel's own uses, and moves a view of the dynamic shared memory
+// (`T *sdata = SharedMemory<T>();`, emit/shared-memory-struct.cu) to the
+// copy's share.  Shared memory declared in another function that the kernel
+// reaches otherwise is refused when the kernel replicates it, naming the
+// function that declares it: SharedMemory<T>() used without a view (in a
+// template the conversion has no call in the text), a view assigned again,
+// a helper returning its own static array, a member function's.
 // RUN: rm -f %t.out
 // RUN: not %tfuse -factor 2 -mode block %s -o %t.out 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out
@@ -35,22 +35,22 @@ struct Stage {
 
 #pragma tfuse coarsen
 template <class T>
-__global__ void reduce0(const T *g_idata, T *g_odata, unsigned int n) {
-  // CHECK: shared-outside-kernel.cu:[[@LINE+1]]:14: error: 'operator T *' declares __shared__ '__smem', which block mode must replicate per logical block, and the kernel reaches it through code that runs without a call in the text; tfuse replicates only shared memory the kernel declares or names itself; declare it in the kernel (or pass it as an argument)
-  T *sdata = SharedMemory<T>();
-  // CHECK-NOT: shared-outside-kernel.cu:[[@LINE-1]]:{{.*}}operator const T *
+__global__ void no_view(const T *g_idata, T *g_odata, unsigned int n) {
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-  sdata[tid] = (i < n) ? g_idata[i] : 0;
+  // CHECK: shared-outside-kernel.cu:[[@LINE+1]]:9: error: 'operator T *' declares __shared__ '__smem', which block mode must replicate per logical block, and the kernel reaches it through code that runs without a call in the text; tfuse replicates only shared memory the kernel declares or names itself; declare it in the kernel (or pass it as an argument)
+  ((T *)SharedMemory<T>())[tid] = (i < n) ? g_idata[i] : 0;
   __syncthreads();
   if (tid == 0)
-    g_odata[blockIdx.x] = sdata[0] + sdata[1];
+    g_odata[blockIdx.x] = ((T *)SharedMemory<T>())[1];
 }
 
 #pragma tfuse coarsen
-__global__ void reduce1(const int *g_idata, int *g_odata, unsigned int n) {
+__global__ void reassigned(const int *g_idata, int *g_odata, unsigned int n) {
   // CHECK: shared-outside-kernel.cu:[[@LINE+1]]:16: error: 'operator T *' uses __shared__ '__smem', which this kernel replicates per logical block
   int *sdata = SharedMemory<int>();
+  if (n > 5)
+    sdata = sdata + 1;
   // CHECK: shared-outside-kernel.cu:[[@LINE+1]]:13: error: 'scratch' uses __shared__ 'buf', which this kernel replicates per logical block
   int *sc = scratch();
   Stage st;
@@ -66,6 +66,6 @@ __global__ void reduce1(const int *g_idata, int *g_odata, unsigned int n) {
 
 int main() {
   int *a = 0, *b = 0;
-  reduce0<int><<<13, 128, 128 * sizeof(int)>>>(a, b, 1000);
-  reduce1<<<13, 128, 128 * sizeof(int)>>>(a, b, 1000);
+  no_view<int><<<13, 128, 128 * sizeof(int)>>>(a, b, 1000);
+  reassigned<<<13, 128, 128 * sizeof(int)>>>(a, b, 1000);
 }
