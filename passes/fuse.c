@@ -18,7 +18,10 @@
  *   - a varying return clears the copy's live flag; later statements that
  *     touch memory are guarded by it;
  *   - block mode: copy r of a block past the original grid is dead; its
- *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live).
+ *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
+ *     its warp-synchronous calls run unguarded into temporaries;
+ *   - a call leaving out default arguments that read a changed index
+ *     spells them, rendered for the copy.
  *
  * A copy needs a guard when it stores or calls something with effects,
  * loads from an address that depends on the copy, loads at all where no
@@ -348,19 +351,82 @@ static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const Copy *copy, Vec
   add_site(sites, open + 1, 0, arena_printf("%s%s", clone_args(F, copy), empty ? "" : ", "));
 }
 
-static void clone_collect(Fuse *F, Node *n, Vec *sites) {
+static void default_arg_sites(Fuse *F, Node *call, const Copy *copy, Vec *sites);
+
+/* The sites of the builtins and clone calls in n for copy `copy` (NULL:
+ * inside a clone, where the copy is the parameter __tf_r). */
+static void builtin_sites(Fuse *F, Node *n, const Copy *copy, Vec *sites) {
   if (n->kind == N_BUILTIN && n->bi_dim >= 0) {
-    if (builtin_is_seed(F->k, n))
-      add_site(sites, n->begin, n->end - n->begin, clone_seed_text(F, n->bi_dim));
-    else if (builtin_is_rescaled(F->k, n))
+    if (builtin_is_seed(F->k, n)) {
+      if (copy && !(copy->mask >> n->bi_dim & 1)) {
+        F->failed = true;
+        error_at(n->begin, "internal error: logical index in a statement emitted once");
+      } else {
+        add_site(sites, n->begin, n->end - n->begin,
+                 copy ? seed_text(F, n->bi_dim, copy->r[n->bi_dim]) : clone_seed_text(F, n->bi_dim));
+      }
+    } else if (builtin_is_rescaled(F->k, n)) {
       add_site(sites, n->begin, n->end - n->begin, rescaled_text(F, n->bi_dim));
+    }
     return;
   }
   Sym *fn = clone_callee(F, n);
   if (fn)
-    clone_call_sites(F, n, fn, NULL, sites);
+    clone_call_sites(F, n, fn, copy, sites);
+  if (n->kind == N_CALL)
+    default_arg_sites(F, n, copy, sites);
   for (int i = 0; i < n->nkid; i++)
-    clone_collect(F, n->kid[i], sites);
+    builtin_sites(F, n->kid[i], copy, sites);
+}
+
+static void clone_collect(Fuse *F, Node *n, Vec *sites) { builtin_sites(F, n, NULL, sites); }
+
+/* ---- default arguments that read the coarsened indices ----
+ *
+ * A default argument is evaluated at the call, in the caller's thread:
+ * `gid()` with `unsigned b = blockIdx.x` reads the copy's logical block.
+ * Its text is in the declaration, where no rewrite of the call reaches, so
+ * the call spells the left-out arguments out, rendered for the copy
+ * (legality.c lets through only defaults made of builtins, literals and
+ * arithmetic, which mean the same at the call):
+ *
+ *   int i = gid();    ->   int i_1 = gid((blockIdx.x * 2 + 1), blockDim.x, threadIdx.x);
+ */
+static void default_arg_sites(Fuse *F, Node *call, const Copy *copy, Vec *sites) {
+  Reads r = {0};
+  Vec defs = {0};
+  reads_of_defaults(call, &r, &defs);
+  bool changed = reads_changed(F->k, &r);
+  reads_free(&r);
+  if (!changed || !defs.len || call->in_macro || call->end <= call->begin || F->src->text[call->end - 1] != ')') {
+    vec_free(&defs);
+    return;
+  }
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  bool written = false;
+  for (int i = 0; i < args.len; i++)
+    written |= !arg_is_default(args.items[i]);
+  vec_free(&args);
+  Buf b = {0};
+  for (int i = 0; i < defs.len; i++) {
+    Node *d = defs.items[i];
+    if (!d || d->end <= d->begin) {
+      F->failed = true; /* legality refuses these first */
+      error_at(call->begin, "internal error: a default argument without text");
+      break;
+    }
+    Vec ds = {0};
+    builtin_sites(F, d, copy, &ds);
+    buf_printf(&b, "%s%s", written || i ? ", " : "", render_sites(F, d->begin, d->end, &ds));
+    vec_free(&ds);
+  }
+  if (b.data)
+    add_site(sites, call->end - 1, 0, arena_strdup(b.data));
+  buf_free(&b);
+  vec_free(&defs);
 }
 
 /* Appends to `out` the clones of the helpers n calls that need one, callees
@@ -644,9 +710,42 @@ static bool collect_promoted(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, i
   return false;
 }
 
+static Site *replace_site(Node *part, const char *text);
+static bool text_is_operand(const Source *src, const Node *n, const char *open, const char *close);
+static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, Copy c, int ret_label, Vec *extra);
+
+/* Block mode: copy r's view of the dynamic shared memory (`T *sdata =
+ * SharedMemory<T>();`, effects.c sym_is_dyn_shared_view) is moved to its
+ * share, as a kernel's own extern array is (dyn_shared_copies):
+ *   T *sdata_1 = (decltype(sdata_1))((char *)static_cast<decltype(sdata_1)>(SharedMemory<T>())
+ *                                     + 1 * (size_t)__tf_dsmem);
+ * The launch then asks for K shares and passes __tf_dsmem (launch.c). */
+static void dyn_view_site(Fuse *F, Node *var, Copy c, Vec *sites) {
+  Sym *s = var->sym;
+  if (!s || !s->varying || !sym_is_dyn_shared_view(s))
+    return;
+  F->k->dyn_shared = true;
+  int r = group_index(F, sym_dims(F, s), c);
+  Node *init = var_init(var);
+  if (!r || !init)
+    return;
+  if (var->in_macro || !text_is_operand(F->src, init, "=({", ";,)}")) {
+    F->failed = true;
+    error_at(var->loc, "cannot move '%s' to its copy's share of the dynamic shared memory: tfuse cannot find the text "
+             "of its initializer", s->name);
+    return;
+  }
+  const char *name = copy_name(F, s, c);
+  char *e = render_ex(F, init, init->begin, init->end, c, 0, NULL);
+  vec_push(sites, replace_site(init, arena_printf("(decltype(%s))((char *)static_cast<decltype(%s)>(%s) + %d * "
+                                                  "(size_t)__tf_dsmem)", name, name, e, r)));
+}
+
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
   if (n->end > n->begin && (n->end <= b || n->begin >= e))
     return;
+  if (n->kind == N_VAR && F->k->p.mode == MODE_BLOCK && n->loc >= b && n->loc < e)
+    dyn_view_site(F, n, c, sites);
   if (F->k->promoted.len && collect_promoted(F, n, b, e, c, ret_label, sites))
     return;
   switch (n->kind) {
@@ -688,6 +787,8 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
         clone_call_sites(F, n, clone_callee(F, n), &c, sites);
       }
     }
+    if (!n->in_macro && n->begin >= b && n->end <= e)
+      default_arg_sites(F, n, &c, sites);
     break;
   case N_RETURN:
     if (ret_label && c.mask && n->begin >= b) {
@@ -1302,6 +1403,7 @@ static char *decl_prefix(Fuse *F, Node *stmt, Node *first, unsigned *prefix_end)
 }
 
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
+static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, const Ctx *ctx, Vec *extra);
 
 /* A declaration, then the registers of the promoted arrays it declares. */
 /* Block mode, `extern __shared__ T a[];` replicated: the dynamic shared
@@ -1416,8 +1518,12 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
     for (int i = 0; i < ngroups(F, m); i++) {
       Copy c = group_at(F, m, i);
       Vec extra = {0};
-      for (int j = 0; j < vars.len; j++)
-        guard_declarator(F, vars.items[j], c, ctx, &extra);
+      for (int j = 0; j < vars.len; j++) {
+        Node *v = vars.items[j];
+        if (c.mask)
+          emit_warp_hoists(F, s, var_init(v), c, group_guard(F, ctx, c), ctx, &extra);
+        guard_declarator(F, v, c, ctx, &extra);
+      }
       piece(F, indent, render_ex(F, s, s->begin, end, c, 0, &extra));
       vec_free(&extra);
     }
@@ -1600,6 +1706,175 @@ static void emit_hoists(Fuse *F, Node *s, Ctx *ctx, Vec *extra) {
     vec_push(extra, replace_site(h->load, h->name));
   }
   vec_free(&found);
+}
+
+/* ---- warp-synchronous calls in block mode ----
+ *
+ * Block mode keeps warps whole, and a copy's guard that says only "this
+ * copy's logical block is live" (`__tf_ok_r`, conjunctions and
+ * disjunctions of such flags) is the same in every thread of the block.
+ * A warp-synchronous call under it (`if (__tf_ok_3) s_3 += __shfl_down_sync(
+ * m, s_3, o);`, `TFUSE_GUARD(__tf_ok_3, __reduce_add_sync(m, v_3))`) is then
+ * executed by every lane of the warp or by none, as in the original; but
+ * nvcc 13's optimizing ptxas mishandles that guarded form (wrong sums from
+ * __reduce_add_sync at K = 8).  So the call is evaluated unguarded, by every
+ * lane, into a temporary, its arguments guarded where they load, and the
+ * statement, still guarded, reads the temporary:
+ *
+ *   const auto __tf_w4 = __reduce_add_sync(0xffffffffu, v_3);
+ *   int s_3 = TFUSE_GUARD(__tf_ok_3, __tf_w4);
+ *
+ * A dead copy's call computes a value nobody reads.  Only calls that return
+ * a value and write through no argument (shuffles, votes, matches,
+ * reductions, and helpers that only compute with them, such as
+ * cuda-samples' warpReduceSum: effects.c fn_is_warp_value) or return
+ * nothing and write nothing (__syncwarp), with side-effect-free arguments,
+ * in a statement whose only other effect is its own store, outside `?:`,
+ * `&&` and `||`. */
+
+static bool guard_is_block_live(const char *g) {
+  if (!g)
+    return false;
+  for (const char *p = g; *p;) {
+    if (!strncmp(p, "__tf_ok_", 8)) {
+      for (p += 8; ident_char(*p); p++)
+        ;
+    } else if (*p == ' ' || *p == '(' || *p == ')') {
+      p++;
+    } else if (!strncmp(p, "&&", 2) || !strncmp(p, "||", 2)) {
+      p += 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool is_warp_fn(const Sym *fn) {
+  return fn && ((fn_class(fn) == FN_WARP && !fn->out_params) || fn_is_warp_value(fn));
+}
+
+static bool is_warp_call(const Node *n) {
+  if (n->kind != N_CALL || n->in_macro || n->end <= n->begin)
+    return false;
+  if (n->sym)
+    return is_warp_fn(n->sym);
+  for (int i = 0; i < n->ncand; i++)
+    if (!is_warp_fn(n->cand[i]))
+      return false;
+  return n->ncand > 0;
+}
+
+/* The warp calls of n; false if one cannot be taken out (under `?:`, `&&`,
+ * `||`, or with an argument that has side effects). */
+static bool find_warp_calls(Node *n, Vec *out, bool under_cond) {
+  if (is_warp_call(n)) {
+    if (under_cond)
+      return false;
+    for (int i = 0; i < n->nkid; i++)
+      if (node_has_side_effects(n->kid[i]))
+        return false;
+    vec_push(out, n);
+    return true;
+  }
+  bool cond = under_cond || n->kind == N_COND || n->kind == N_LAMBDA ||
+              (n->kind == N_BINOP && (n->op == OP_LAND || n->op == OP_LOR));
+  for (int i = 0; i < n->nkid; i++)
+    if (!find_warp_calls(n->kid[i], out, cond))
+      return false;
+  return true;
+}
+
+/* `x = v`, `x += v` on a class or dependent type: a call of an assignment
+ * operator whose target is a local. */
+static bool is_local_assign_call(const Node *n) {
+  const char *nm = n->kind == N_CALL ? (n->sym ? n->sym->name : n->spelling) : NULL;
+  size_t len = nm ? strlen(nm) : 0;
+  if (len < 9 || strncmp(nm, "operator", 8) || nm[len - 1] != '=' || strchr("=!<>", nm[len - 2]))
+    return false; /* not ==, !=, <=, >= (nor <<=, >>=: left guarded) */
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(n, &obj, &obj_ptr, &args);
+  Node *target = obj && !obj_ptr ? obj : !obj && args.len ? args.items[0] : NULL;
+  vec_free(&args);
+  return target && node_store_target(target);
+}
+
+/* Whether n has a side effect other than the warp calls in `warps` (and,
+ * for the root, its own store). */
+static bool effects_besides(const Node *n, const Vec *warps, bool root) {
+  for (int i = 0; i < warps->len; i++)
+    if (warps->items[i] == n)
+      return false;
+  if (root && is_local_assign_call(n)) {
+    for (int i = 0; i < n->nkid; i++) /* its operands; the operator's name has no effect */
+      if (effects_besides(n->kid[i], warps, false))
+        return true;
+    return false;
+  }
+  if (n->kind == N_CALL || node_is_incdec(n) || (n->kind == N_ASSIGN && !root))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (effects_besides(n->kid[i], warps, root && (n->kind == N_PAREN || n->kind == N_UNEXPOSED)))
+      return true;
+  return false;
+}
+
+/* For copy c of the expression statement or initializer `e` (of statement
+ * s), emitted under guard g: the temporaries of its warp calls, emitted
+ * before it, and in `extra` the sites that name them.  Returns whether e is
+ * the call itself with no value used (`__syncwarp(m);`): it is then emitted
+ * unguarded, its arguments guarded. */
+static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, const Ctx *ctx, Vec *extra) {
+  if (F->k->p.mode != MODE_BLOCK || !e || !guard_is_block_live(g))
+    return false;
+  Vec calls = {0};
+  Node *bare = node_strip(e);
+  bool whole = s == e && bare->kind == N_CALL && is_warp_call(bare);
+  if (!find_warp_calls(e, &calls, false) || !calls.len || effects_besides(e, &calls, s == e)) {
+    vec_free(&calls);
+    return false;
+  }
+  /* Each argument that loads is guarded (a dead copy's reads yield 0). */
+  Vec argsites = {0};
+  for (int i = 0; i < calls.len; i++) {
+    Node *call = calls.items[i], *obj;
+    bool obj_ptr;
+    Vec args = {0};
+    call_args(call, &obj, &obj_ptr, &args);
+    for (int j = 0; j < args.len; j++) {
+      Node *a = args.items[j];
+      Facts f = facts_of(F, a);
+      if (!facts_need_guard(F, &f, ctx) || a->end <= a->begin)
+        continue;
+      if (!text_is_operand(F->src, a, "(,", ",)")) {
+        vec_free(&args);
+        vec_free(&calls);
+        vec_free(&argsites);
+        return false;
+      }
+      guard_text(a->begin, a->end, g, &argsites);
+    }
+    vec_free(&args);
+  }
+  const char *indent = indent_of(F, s);
+  if (whole) {
+    piece(F, indent, render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &argsites));
+    vec_free(&calls);
+    vec_free(&argsites);
+    return true;
+  }
+  for (int i = 0; i < calls.len; i++) {
+    Node *call = calls.items[i];
+    char *name = arena_printf("__tf_w%d", ++F->hoist_seq);
+    piece(F, indent, arena_printf("const auto %s = %s; /* tfuse: warp-synchronous, every lane */", name,
+                                  render_ex(F, call, call->begin, call->end, c, 0, &argsites)));
+    vec_push(extra, replace_site(call, name));
+  }
+  vec_free(&calls);
+  vec_free(&argsites);
+  return false;
 }
 
 /* A dead copy (block mode past the grid, or returned) that stores into its
@@ -1833,15 +2108,25 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
   bool need = facts_need_guard(F, &f, ctx);
   unsigned m = stmt_copy_mask(F->k, s);
   check_writes(F, s, m);
-  if (need && emit_replica_store(F, s, ctx, m))
+  Vec warps = {0};
+  bool has_warp = find_warp_calls(s, &warps, false) && warps.len;
+  vec_free(&warps);
+  if (need && !has_warp && emit_replica_store(F, s, ctx, m))
     return;
   Vec hoisted = {0};
   if (f.effects)
     emit_hoists(F, s, ctx, &hoisted);
   for (int i = 0; i < ngroups(F, m); i++) {
     Copy c = group_at(F, m, i);
-    char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &hoisted);
-    piece(F, indent, guarded(need ? group_guard(F, ctx, c) : NULL, text, indent));
+    char *g = need ? group_guard(F, ctx, c) : NULL;
+    Vec extra = {0};
+    for (int j = 0; j < hoisted.len; j++)
+      vec_push(&extra, hoisted.items[j]);
+    if (!emit_warp_hoists(F, s, s, c, g, ctx, &extra)) {
+      char *text = render_ex(F, s, s->begin, stmt_end(F->src, s), c, 0, &extra);
+      piece(F, indent, guarded(g, text, indent));
+    }
+    vec_free(&extra);
   }
   vec_free(&hoisted);
 }

@@ -6,8 +6,11 @@
  * no warp-synchronous code that thread mode would split, every varying
  * name and logical index spelled in the file's own text, no recursion, no
  * construct the emitter does not model, every callee known (effects.c's
- * table or a body), and every helper that reads a changed builtin
- * clonable (fuse.c emit_clones).
+ * table or a body), every helper that reads a changed builtin
+ * clonable (fuse.c emit_clones), every default argument that reads one
+ * spellable at its call (fuse.c default_arg_sites), and nothing read where
+ * no rewrite reaches (effects.c's reads: assembly, implicit calls, shared
+ * memory declared in another function).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
@@ -24,6 +27,8 @@ typedef struct {
   Node *varying_ctl; /* innermost enclosing varying control, or NULL */
   Vec stack;         /* device functions being visited (recursion) */
   Vec checked;       /* device functions whose bodies were checked (each once) */
+  Vec shared_refused; /* Sym*: replicated shared variables a refusal named */
+  bool in_view_init;  /* walking the initializer of a dynamic shared view (`T *s = SharedMemory<T>();`) */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -82,13 +87,13 @@ static unsigned kernel_start(const Kernel *k) { return k->annotated ? k->pragma_
  * before the kernel, and it is a free function). */
 static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi) {
   Node *d = fn->fn_decl;
-  if (bi->bi_dim < 0)
+  if (bi && bi->bi_dim < 0)
     return "pass the value as an argument instead";
   if (!d || d->end <= d->begin)
     return "it is defined in a header, which tfuse does not rewrite, so it cannot be cloned per copy; pass the "
            "value as an argument instead";
-  if (fn->is_method)
-    return "tfuse does not clone member functions per copy; pass the value as an argument instead";
+  if (fn->is_method || fn->is_ctor)
+    return "tfuse does not clone member functions or constructors per copy; pass the value as an argument instead";
   if (!unit_precedes(L->u, d->end - 1, kernel_start(L->k)))
     return source_file_at(L->u->src, d->begin) == source_file_at(L->u->src, kernel_start(L->k))
                ? "tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the "
@@ -96,6 +101,99 @@ static const char *clone_obstacle(const Legal *L, const Sym *fn, const Node *bi)
                : "tfuse puts its per-copy clone before the kernel, but the kernel's file does not include the "
                  "helper's before it; include it before the kernel, or pass the value as an argument instead";
   return NULL;
+}
+
+/* What r reads that the coarsening of k changes, in words: `blockIdx.x`, a
+ * register class, or why tfuse cannot tell. */
+static const char *changed_read_name(const Kernel *k, const Reads *r) {
+  unsigned bits = (r->bi | r->fixed_bi) & reads_changed_bi(k);
+  for (int b = BI_THREADIDX; b <= BI_GRIDDIM; b++)
+    for (int d = 0; d < 3; d++)
+      if (bits & RD_BI(b, d))
+        return arena_printf("%s.%s", builtin_name((Builtin)b), dim_name(d));
+  unsigned regs = r->regs & reads_changed_regs(k);
+  if (regs & RD_REG_LANE)
+    return "the lane id";
+  if (regs & RD_REG_WARP)
+    return "the warp id";
+  if (regs & RD_REG_SMEM)
+    return "the block's shared memory size";
+  if (regs & RD_REG_CLUSTER)
+    return "the block's cluster";
+  if (regs & RD_ASM_WARP)
+    return "a warp-wide instruction";
+  return r->why ? r->why : "something tfuse cannot tell";
+}
+
+/* A default argument fuse.c can spell at the call (default_arg_sites):
+ * its text is the project's, outside a macro, and it is made of builtins,
+ * literals, operators and casts to types spelled without a name, which mean
+ * the same in the caller as in the declaration. */
+static bool default_arg_spellable(const Node *n) {
+  if (n->in_macro || n->end <= n->begin)
+    return false;
+  switch (n->kind) {
+  case N_BUILTIN:
+    return n->bi_dim >= 0;
+  case N_DECL_REF:
+    return n->sym && n->sym->kind == SYM_BUILTIN;
+  case N_UNOP:
+    if (node_is_incdec(n) || n->op == OP_ADDR || n->op == OP_DEREF)
+      return false;
+    break;
+  case N_LITERAL: case N_BINOP: case N_PAREN: case N_UNEXPOSED: case N_CAST: case N_COND:
+    break;
+  default:
+    return false;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (!default_arg_spellable(n->kid[i]))
+      return false;
+  return true;
+}
+
+/* A call that leaves out default arguments which read what coarsening
+ * changes: they are evaluated at the call, so fuse.c spells them there,
+ * per copy (and a helper making such a call is cloned). */
+static void check_defaults(Legal *L, Node *site, Node *call, Sym *in) {
+  Reads r = {0};
+  Vec defs = {0};
+  reads_of_defaults(call, &r, &defs);
+  if (!reads_changed(L->k, &r))
+    goto done;
+  Sym *fn = call->sym ? call->sym : call->ncand ? call->cand[0] : NULL;
+  const char *who = in ? arena_printf("'%s' calls '%s'", in->name, fn ? fn->name : "?")
+                       : arena_printf("call to '%s'", fn ? fn->name : "?");
+  const char *what = changed_read_name(L->k, &r);
+  unsigned fixed = (r.fixed_bi & reads_changed_bi(L->k)) | (r.regs & reads_changed_regs(L->k));
+  if (r.everything || fixed) {
+    refuse(L, site->begin, "%s, which leaves out a default argument that reads %s where no rewrite reaches; pass the "
+           "argument explicitly", who, what);
+    goto done;
+  }
+  for (int i = 0; i < defs.len; i++) {
+    Node *d = defs.items[i];
+    const char *param = d && d->parent && d->parent->sym ? d->parent->sym->name : "?";
+    if (!d || !default_arg_spellable(d)) {
+      refuse(L, site->begin, "%s without the argument of '%s', whose default reads %s, which coarsening changes; "
+             "tfuse spells a default at the call only when it is builtins, literals and arithmetic; pass the "
+             "argument explicitly", who, param, what);
+      goto done;
+    }
+  }
+  if (call->in_macro || call->end <= call->begin || L->u->src->text[call->end - 1] != ')') {
+    refuse(L, site->begin, "%s without arguments whose defaults read %s, which coarsening changes; tfuse spells them "
+           "at the call, but cannot rewrite this call (spell it `%s(...)`, outside a macro)", who, what,
+           fn ? fn->name : "f");
+    goto done;
+  }
+  const char *why = in ? clone_obstacle(L, in, NULL) : NULL;
+  if (why)
+    refuse(L, site->begin, "%s without arguments whose defaults read %s, which coarsening changes, so '%s' must be "
+           "cloned per copy; %s", who, what, in->name, why);
+done:
+  reads_free(&r);
+  vec_free(&defs);
 }
 
 /* `x % 32`, `x & 31`, `x >> 5`, `x / warpSize` on the thread index, in thread
@@ -113,12 +211,73 @@ static bool lane_arithmetic(const Legal *L, const Node *n) {
          (len == 1 && n->op == OP_SHR && t[0] == '5');
 }
 
+/* A function's name as written at its definition (`operator T *` where
+ * clang's name is `operator type-parameter-0-0 *`). */
+static const char *written_name(const Legal *L, const Node *f) {
+  const Source *src = L->u->src;
+  unsigned e = f->loc;
+  while (e < f->end && e < src->len && src->text[e] != '(')
+    e++;
+  while (e > f->loc && (src->text[e - 1] == ' ' || src->text[e - 1] == '\t'))
+    e--;
+  return e > f->loc ? arena_strndup(src->text + f->loc, e - f->loc) : f->sym->name;
+}
+
+/* Inline assembly in a helper the kernel reaches: accepted only where its
+ * template is literal text that names no special register the coarsening
+ * changes (%ctaid/%nctaid in block mode, %tid/%ntid/%laneid/%warpid in
+ * thread mode, a cluster's or the block's shared memory size) and holds no
+ * barrier, nor, in thread mode, a warp-wide instruction.  Registers the
+ * mode keeps (%laneid in block mode, %smid, %clock) are read as written. */
+static void check_helper_asm(Legal *L, Node *call, Sym *fn, Node *a) {
+  Reads r = {0};
+  const char *reg = NULL;
+  if (!reads_of_asm(a, &r, &reg))
+    refuse(L, call->begin, "'%s' holds %s: it may read any special register, and coarsening changes the thread's "
+           "coordinates", fn->name, r.why);
+  else if (reads_changed(L->k, &r))
+    refuse(L, call->begin, "'%s' reads %s through inline assembly (%s), which coarsening changes; tfuse does not "
+           "rewrite assembly per copy; pass the value as an argument", fn->name, reg ? reg : "a special register",
+           changed_read_name(L->k, &r));
+  else if (r.regs & RD_ASM_BARRIER)
+    refuse(L, call->begin, "'%s' holds a barrier in inline assembly ('%s'), which tfuse cannot place for the merged "
+           "%s", fn->name, reg ? reg : "bar", L->k->p.mode == MODE_THREAD ? "threads" : "blocks");
+  reads_free(&r);
+}
+
+/* Code that runs without a call in the text (a local's destructor, what a
+ * construction of a class tfuse cannot tell may run) and reads what the
+ * coarsening changes: no rewrite reaches it.  in: the helper holding n. */
+static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
+  if (n->kind == N_CALL && node_parent(n) && node_parent(n)->kind == N_VAR)
+    return; /* a declaration's construction: the variable answers for it */
+  Reads r = {0};
+  reads_implicit(n, &r);
+  if (reads_changed(L->k, &r)) {
+    ImplicitKind ik = implicit_kind(n);
+    Sym *fn = implicit_reader(L->k, ik);
+    const char *name = fn && fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl)
+                       : fn ? fn->name : "?";
+    refuse(L, site->begin, "%s%s may run code with no call in the text, and tfuse cannot tell which class's: %s "
+           "of the project, '%s', reads %s, which coarsening changes, and no rewrite reaches it there",
+           in ? arena_printf("in '%s', ", in->name) : "",
+           n->kind == N_VAR ? arena_printf("'%s'", n->sym->name) : n->kind == N_NEW ? "this new/delete"
+                                                                                   : "this construction",
+           ik == IMPL_ANY ? "a constructor, conversion or destructor" : ik == IMPL_OBJECT ? "a constructor or destructor"
+                                                                                         : "a destructor", name,
+           changed_read_name(L->k, &r));
+  }
+  reads_free(&r);
+}
+
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
     const char *why = clone_obstacle(L, fn, n);
     if (why) {
       refuse(L, call->begin, "'%s' reads %s, which coarsening changes; %s", fn->name,
-             arena_printf("%s.%s", builtin_name(n->bi), n->bi_dim >= 0 ? dim_name(n->bi_dim) : "?"), why);
+             n->bi_dim >= 0 ? arena_printf("%s.%s", builtin_name(n->bi), dim_name(n->bi_dim))
+                            : arena_printf("'%s' as a whole", builtin_name(n->bi)),
+             why);
       return;
     }
   }
@@ -137,6 +296,12 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
            "change which lanes form a warp", fn->name);
     return;
   }
+  if (n->kind == N_ASM) {
+    check_helper_asm(L, call, fn, n);
+    return;
+  }
+  if (n->kind == N_VAR || n->kind == N_NEW || n->kind == N_CALL)
+    check_implicit(L, call, n, fn);
   if (n->kind == N_CALL) {
     bool ok = L->ok;
     L->ok = true;
@@ -151,9 +316,13 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
            "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
     return;
   }
-  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying &&
+      !(L->in_view_init && n->sym->is_extern)) {
+    vec_push(&L->shared_refused, n->sym);
     refuse(L, call->begin, "'%s' uses __shared__ '%s', which this kernel replicates per logical block; tfuse "
-           "renames only the kernel's own uses (pass the array as an argument)", fn->name, n->sym->name);
+           "renames only the kernel's own uses (pass the array as an argument)",
+           fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl) : fn->name,
+           n->sym->name);
     return;
   }
   for (int i = 0; i < n->nkid; i++)
@@ -177,7 +346,14 @@ static void check_callee(Legal *L, Node *call, Sym *fn) {
   if (L->stack.len > 64)
     return;
   vec_push(&L->stack, fn);
-  check_fn_body(L, call, fn, fn->body);
+  Node *d = fn->fn_decl;
+  if (d && fn->body->parent == d) {
+    for (int i = 0; i < d->nkid; i++) /* a constructor's member initializers, then the body */
+      if (d->kid[i]->kind != N_PARAM && d->kid[i]->kind != N_TYPE_REF)
+        check_fn_body(L, call, fn, d->kid[i]);
+  } else {
+    check_fn_body(L, call, fn, fn->body);
+  }
   L->stack.len--;
 }
 
@@ -346,6 +522,7 @@ static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
     refuse(L, site->begin, "kernel launch inside a coarsened kernel is not supported");
     return;
   }
+  check_defaults(L, site, call, in);
   if (!in && node_is_cg_block_handle(call) && call_inits_block_handle(call))
     return; /* `cg::thread_block b = cg::this_thread_block();`, used only to sync */
   if (call->sym && call->sym->kind != SYM_FUNC) {
@@ -473,6 +650,8 @@ static bool shared_address_followed(Node *ref) {
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
+  if (n->kind == N_VAR || n->kind == N_NEW || n->kind == N_CALL)
+    check_implicit(L, n, n, NULL);
   switch (n->kind) {
   case N_CALL:
     if (node_is_barrier(n)) {
@@ -498,6 +677,15 @@ static void walk(Legal *L, Node *n) {
     }
     break;
   case N_BUILTIN:
+    if (n->bi_dim < 0 && n->end - n->begin == strlen(builtin_name(n->bi)) &&
+        !strncmp(L->u->src->text + n->begin, builtin_name(n->bi), n->end - n->begin)) {
+      /* `uint3 b = blockIdx;`: the copy's implicit member reads have no text of their own. */
+      if (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi == (thread ? BI_THREADIDX : BI_BLOCKIDX) ||
+          n->bi == (thread ? BI_BLOCKDIM : BI_GRIDDIM))
+        refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z",
+               builtin_name(n->bi), builtin_name(n->bi));
+      return;
+    }
     if (n->in_macro && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0))
       refuse(L, n->begin,
              "%s inside a macro expansion: tfuse rewrites source text and cannot reach it; "
@@ -571,6 +759,10 @@ static void walk(Legal *L, Node *n) {
   }
 
   Node *saved = L->varying_ctl;
+  bool view = n->kind == N_VAR && n->sym && n->sym->varying && sym_is_dyn_shared_view(n->sym);
+  int checked = L->checked.len;
+  if (view)
+    L->in_view_init = true;
   for (int i = 0; i < n->nkid; i++) {
     Node *kid = n->kid[i];
     bool controlled = n->loop_varying && kid != n->cond && kid != n->init;
@@ -580,6 +772,10 @@ static void walk(Legal *L, Node *n) {
       L->varying_ctl = n;
     walk(L, kid);
     L->varying_ctl = saved;
+  }
+  if (view) {
+    L->in_view_init = false;
+    L->checked.len = checked; /* the helpers it calls are checked again where called otherwise */
   }
 }
 
@@ -620,11 +816,97 @@ static void check_static_shared(Legal *L) {
            params_factor_text(&k->p), k->sym->name, total, replicated, largest->name, limit);
 }
 
+/* The function whose body declares the variable s, or NULL (file scope, or
+ * outside the project's text). */
+static Node *declaring_function(const Legal *L, const Sym *s) {
+  if (s->decl_off == ~0u)
+    return NULL;
+  for (int i = 0; i < L->u->functions.len; i++) {
+    Node *f = L->u->functions.items[i];
+    if (f->begin <= s->decl_off && s->decl_off < f->end && f->end > f->begin)
+      return f;
+  }
+  return NULL;
+}
+
+static bool body_declares(const Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym == s)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (body_declares(n->kid[i], s))
+      return true;
+  return false;
+}
+
+/* The innermost node of n whose own evaluation (its callee, a default
+ * argument, an implicit member), not a child's, names s. */
+static Node *names_shared_at(Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym && n->sym->varying && sym_is_dyn_shared_view(n->sym))
+    return NULL; /* copy r's view is moved to share r (fuse.c) */
+  for (int i = 0; i < n->nkid; i++) {
+    Node *hit = names_shared_at(n->kid[i], s);
+    if (hit)
+      return hit;
+  }
+  if (n->kind != N_CALL && n->kind != N_VAR && n->kind != N_NEW)
+    return NULL;
+  Reads r = {0};
+  reads_of(n, &r);
+  bool hit = false;
+  for (int i = 0; i < r.shared.len && !hit; i++)
+    hit = r.shared.items[i] == s;
+  reads_free(&r);
+  return hit ? n : NULL;
+}
+
+/* Block mode replicates a shared variable per logical block by renaming the
+ * kernel's own uses, and moves views of the dynamic shared memory (`T *s =
+ * SharedMemory<T>();`, effects.c) to the copy's share.  One declared in
+ * another function (a helper, a member function, a conversion operator,
+ * `extern __shared__` or static) that the kernel reaches by another path,
+ * an implicit call included, would keep one copy for all logical blocks:
+ * refused, naming the function that declares it. */
+static void check_outside_shared(Legal *L) {
+  if (L->k->p.mode != MODE_BLOCK)
+    return;
+  Vec vars = {0}, sites = {0};
+  kernel_shared_vars(L->k->fn, &vars);
+  for (int i = 0; i < vars.len; i++) {
+    Sym *s = vars.items[i];
+    bool done = false;
+    for (int j = 0; j < L->shared_refused.len && !done; j++)
+      done = L->shared_refused.items[j] == s;
+    Node *f = s->varying && !done ? declaring_function(L, s) : NULL;
+    if (!f || f == L->k->fn || (L->k->fn->sym && f->sym == L->k->fn->sym) ||
+        body_declares(L->k->fn->sym->body, s))
+      continue; /* file scope, or the kernel's own (an extern array other kernels declare too) */
+    Node *at = names_shared_at(L->k->fn->sym->body, s);
+    if (!at && s->is_extern)
+      continue; /* named only through dynamic shared views */
+    bool again = false;
+    for (int j = 0; j < sites.len && !again; j++)
+      again = sites.items[j] == at;
+    if (again)
+      continue; /* one refusal per place (`SharedMemory<T>()` may run either conversion) */
+    vec_push(&sites, at);
+    refuse(L, at ? at->begin : L->k->fn->loc,
+           "'%s' declares __shared__ '%s', which block mode must replicate per logical block, and the kernel reaches "
+           "it %s; tfuse replicates only shared memory the kernel declares or names itself; declare it in the kernel "
+           "(or pass it as an argument)", written_name(L, f), s->name,
+           at && at->kind == N_CALL && (at->sym || at->cand) ? "through this call"
+                                                              : "through code that runs without a call in the text");
+  }
+  vec_free(&vars);
+  vec_free(&sites);
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   walk(&L, k->fn->sym->body);
+  check_outside_shared(&L);
   check_static_shared(&L);
   vec_free(&L.stack);
   vec_free(&L.checked);
+  vec_free(&L.shared_refused);
   return L.ok;
 }

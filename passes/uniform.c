@@ -156,39 +156,48 @@ static bool seen_before(Vec *seen, const Sym *fn) {
   return false;
 }
 
-/* A builtin read the kernel's coarsening changes: a seed or a rescaled
- * builtin, or one it cannot tell (bi_dim < 0: a whole builtin in a macro). */
-static bool builtin_changed(const Kernel *k, const Node *n) {
-  return n->kind == N_BUILTIN && (builtin_is_seed(k, n) || builtin_is_rescaled(k, n) || n->bi_dim < 0);
-}
-
-static bool reads_changed_rec(const Kernel *k, const Node *n, Vec *seen) {
-  if (builtin_changed(k, n))
-    return true;
-  if (n->kind == N_CALL) {
-    int count = n->sym ? 1 : n->ncand;
-    for (int i = 0; i < count; i++) {
-      Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn_class(fn) == FN_BODY && !seen_before(seen, fn) && reads_changed_rec(k, fn->body, seen))
-        return true;
-    }
-  }
-  for (int i = 0; i < n->nkid; i++)
-    if (reads_changed_rec(k, n->kid[i], seen))
-      return true;
-  return false;
-}
-
+/* Whether the helper reads, as written in its body or the bodies it calls
+ * (the reads model), a builtin the coarsening changes: each copy calls a
+ * clone.  Reads no rewrite reaches (assembly, implicit calls) are
+ * legality's to refuse. */
 bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn) {
   if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY)
     return false;
-  Vec seen = {0};
-  vec_push(&seen, (void *)fn);
-  bool r = reads_changed_rec(k, fn->body, &seen);
-  vec_free(&seen);
-  return r;
+  Reads r = {0};
+  reads_of_fn((Sym *)fn, &r);
+  bool changed = (r.bi & reads_changed_bi(k)) != 0;
+  reads_free(&r);
+  return changed;
 }
 
+/* Whether fn reads any coordinate or special register, by any path (a
+ * default argument of a call in its body included): not a function of its
+ * arguments alone. */
+static bool fn_reads_any(Sym *fn) {
+  Reads r = {0};
+  reads_of_fn(fn, &r);
+  bool any = r.bi || r.fixed_bi || r.regs || r.everything;
+  reads_free(&r);
+  return any;
+}
+
+/* Whether a call reads this pass's seed by a path its operands and its
+ * callee's purity do not show: a default argument evaluated at the call,
+ * an implicit member, assembly, or something tfuse cannot tell. */
+static bool call_reads_seed(const UA *ua, Node *call) {
+  Reads r = {0};
+  reads_of(call, &r);
+  unsigned seed = 0;
+  if (ua->threads)
+    seed = RD_BI_ALL(BI_THREADIDX);
+  else
+    for (int d = 0; d < 3; d++)
+      if (dim_coarsened(ua->k, d) && (ua->only_dim < 0 || ua->only_dim == d))
+        seed |= RD_BI(ua->k->p.mode == MODE_BLOCK ? BI_BLOCKIDX : BI_THREADIDX, d);
+  bool v = r.everything || ((r.bi | r.fixed_bi) & seed);
+  reads_free(&r);
+  return v;
+}
 
 bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
 
@@ -257,7 +266,7 @@ static bool pure_rec(const Sym *fn, Vec *seen) {
   case FN_LOAD: /* like a load: uniform at a uniform address */
     return fn->out_params == 0;
   case FN_BODY:
-    return fn->out_params == 0 && (seen_before(seen, fn) || body_is_pure(fn->body, seen));
+    return fn->out_params == 0 && (seen_before(seen, fn) || (body_is_pure(fn->body, seen) && !fn_reads_any((Sym *)fn)));
   default:
     return false;
   }
@@ -516,6 +525,8 @@ static bool visit(UA *ua, Node *n) {
         make_varying(ua, s);
     if (s->is_reference && s->kind == SYM_LOCAL)
       make_varying(ua, s);
+    if (ua_block(ua) && dyn_view_varying(s))
+      make_varying(ua, s); /* `T *sdata = SharedMemory<T>();`: copy r views share r */
     v = s->varying;
     break;
   }
@@ -606,7 +617,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_CALL: {
     v = visit_kids(ua, n);
-    bool pure = call_pure(n) || node_is_cg_block_handle(n);
+    bool pure = (call_pure(n) && !call_reads_seed(ua, n)) || node_is_cg_block_handle(n);
     if (node_is_barrier(n)) {
       pure = true; /* uniform: legality keeps it in uniform control */
       if (ua->threads) /* the last round's answer stays */

@@ -406,6 +406,7 @@ struct Sym {
   int ilv;           /* fuse.c, -layout interleaved: copies side by side in one array (2 or 4; 0: one array per copy) */
   struct PointsTo *pts; /* effects.c: what a pointer local may point into */
   void *fx_summary;     /* effects.c: what a function's body writes */
+  void *rd_summary;     /* effects.c: what a function's body reads of the coordinates (Reads) */
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
   bool cg_block;    /* uniform.c: a local `cg::thread_block b = cg::this_thread_block();` never assigned */
@@ -693,8 +694,78 @@ bool sym_is_cooperative_groups(const Sym *s);
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);
+/* Whether the helper fn computes a value with warp-synchronous calls and
+ * has no other effect (cuda-samples' warpReduceSum): no store beyond its
+ * locals, no barrier, assembly or call of anything else. */
+bool fn_is_warp_value(const Sym *fn);
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
+
+/* What evaluating code may read of the thread's coordinates and which
+ * shared variables it may name (effects.c, "reads"): through callee bodies,
+ * default arguments evaluated at the call, implicit member calls, lambdas
+ * and inline assembly.  An answer tfuse cannot give is `everything`. */
+#define RD_BI(b, d) (1u << (((b) - BI_THREADIDX) * 3 + (d))) /* builtin b (BI_THREADIDX..) along d */
+#define RD_BI_ALL(b) (7u << (((b) - BI_THREADIDX) * 3))
+enum {
+  RD_REG_LANE = 1,     /* %laneid, %lanemask_*: a thread's place in its warp */
+  RD_REG_WARP = 2,     /* %warpid, %nwarpid */
+  RD_REG_SMEM = 4,     /* %total_smem_size, %dynamic_smem_size, %aggr_smem_size, %reserved_smem_* */
+  RD_REG_CLUSTER = 8,  /* %cluster*, %clusterid, %nclusterid, %is_explicit_cluster */
+  RD_ASM_BARRIER = 16, /* bar, barrier: a block-wide barrier in assembly */
+  RD_ASM_WARP = 32,    /* shfl, vote, match, redux, activemask, elect, bar.warp, warp-wide mma/ldmatrix */
+};
+typedef struct {
+  unsigned bi;      /* RD_BI bits: builtins read as written (a clone or the call site can renumber them) */
+  unsigned fixed_bi; /* RD_BI bits read where no rewrite reaches: inline assembly (%tid, %ctaid...), implicit calls */
+  unsigned regs;    /* RD_REG_* and RD_ASM_*: read or done through inline assembly */
+  bool everything;  /* tfuse cannot tell what it reads */
+  Vec shared;       /* Sym*: __shared__ variables it names */
+  /* The first place that made it `everything` and why, for messages. */
+  unsigned why_at;
+  const char *why;
+} Reads;
+
+/* Adds to r what evaluating n may read (n: an expression, a statement, a body). */
+void reads_of(Node *n, Reads *r);
+/* What calling fn reads in its body (and what its body calls), cached per kernel. */
+void reads_of_fn(Sym *fn, Reads *r);
+/* What a call reads at its site beyond its written arguments: the default
+ * arguments it leaves out (evaluated at the call).  def: each such
+ * parameter's default expression, or NULL (Node*, one per left-out argument). */
+void reads_of_defaults(Node *call, Reads *r, Vec *defs);
+void reads_free(Reads *r);
+/* What inline assembly `asm` (an N_ASM node) reads; false when its template
+ * is not literal text tfuse can read (then r->everything).  reg: the first
+ * special register or instruction that counts, for messages. */
+bool reads_of_asm(Node *asm_stmt, Reads *r, const char **reg);
+/* The bits of RD_BI the kernel's coarsening changes (seeds and rescaled
+ * builtins), and the RD_REG_* / RD_ASM_* it changes or cannot split. */
+unsigned reads_changed_bi(const Kernel *k);
+unsigned reads_changed_regs(const Kernel *k);
+/* Whether r reads anything the coarsening of k changes. */
+bool reads_changed(const Kernel *k, const Reads *r);
+/* What n runs without a call in the text, by the members it may run: a
+ * local's or temporary's destructor; a local of a type tfuse cannot tell
+ * (`T x` in a template: any constructor or destructor of the project); a
+ * construction it cannot tell used as a value (`S<T>()`: any constructor,
+ * conversion or destructor). */
+typedef enum { IMPL_DTOR, IMPL_OBJECT, IMPL_ANY, IMPL_NONE } ImplicitKind;
+ImplicitKind implicit_kind(const Node *n);
+void reads_implicit(Node *n, Reads *r);
+/* A member of the project of those kind ik may run that reads what the
+ * coarsening of k changes, or NULL. */
+Sym *implicit_reader(const Kernel *k, ImplicitKind ik);
+/* Block mode: a local pointer of the kernel that views dynamic shared
+ * memory through a call (`T *sdata = SharedMemory<T>();`, see effects.c);
+ * copy r's is moved to share r.  Varying when the memory it views is. */
+bool sym_is_dyn_shared_view(const Sym *s);
+bool dyn_view_varying(const Sym *s);
+/* A default argument's expression for parameter i of fn (from its
+ * definition or a prototype), or NULL. */
+Node *fn_param_default(Sym *fn, int i);
+/* Whether a call argument is a placeholder for a default argument. */
+bool arg_is_default(const Node *a);
 
 /* ===================== passes/legality.c ===================== */
 

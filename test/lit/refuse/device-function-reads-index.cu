@@ -20,7 +20,7 @@ __device__ int later();
 #pragma tfuse coarsen
 __global__ void k(int *out) {
   Lane l = {1};
-// CHECK: device-function-reads-index.cu:[[@LINE+1]]:7: error: 'id' reads threadIdx.x, which coarsening changes; tfuse does not clone member functions per copy; pass the value as an argument instead
+// CHECK: device-function-reads-index.cu:[[@LINE+1]]:7: error: 'id' reads threadIdx.x, which coarsening changes; tfuse does not clone member functions or constructors per copy; pass the value as an argument instead
   out[l.id()] = 1;
 // CHECK: device-function-reads-index.cu:[[@LINE+1]]:7: error: 'later' reads threadIdx.x, which coarsening changes; tfuse puts its per-copy clone before the kernel, but it is defined after it; define it before the kernel
   out[later()] = 2;

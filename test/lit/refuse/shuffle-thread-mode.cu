@@ -1,6 +1,8 @@
 // __shfl_down_sync in thread mode is refused: merging threads would split
 // the lanes of a warp.  Block mode keeps warps intact, so the same kernel
-// is accepted there, each copy shuffling its own value.
+// is accepted there, each copy shuffling its own value (every lane runs
+// copy 1's shuffle, and the guarded statement reads its result: see
+// emit/warp-calls-block-guard.cu).
 // REQUIRES: nvcc
 // RUN: rm -f %t.out
 // RUN: not %tfuse -mode thread %s -o %t.out 2>&1 | FileCheck %s
@@ -11,7 +13,8 @@
 // RUN: %nvcc-check %t.block.cu
 
 // BLOCK:      v_0 += __shfl_down_sync(0xffffffff, v_0, 1);
-// BLOCK-NEXT: if (__tf_ok_1) v_1 += __shfl_down_sync(0xffffffff, v_1, 1);
+// BLOCK-NEXT: const auto [[W:__tf_w[0-9]+]] = __shfl_down_sync(0xffffffff, v_1, 1); /* tfuse: warp-synchronous, every lane */
+// BLOCK-NEXT: if (__tf_ok_1) v_1 += [[W]];
 
 #pragma tfuse coarsen
 __global__ void k(float *out) {

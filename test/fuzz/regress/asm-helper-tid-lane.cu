@@ -1,0 +1,88 @@
+// Class: helpers read the thread's coordinates through inline PTX: %tid.x,
+// %ntid.x, %laneid, %warpid.
+// Breaks in: thread mode when called as written (every copy reads the
+// physical thread, its lane and warp); block mode keeps all four, and
+// coarsens it with the helpers called as written.  Thread mode refuses,
+// naming the helper and the register.
+// Expected: refuse-thread (accept in block mode).
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <cuda_runtime.h>
+#define CK(call, where)                                                   \
+  do {                                                                    \
+    cudaError_t e_ = (call);                                              \
+    if (e_ != cudaSuccess) {                                              \
+      printf("cuda-error %s %s\n", where, cudaGetErrorString(e_));        \
+      return 3;                                                           \
+    }                                                                     \
+  } while (0)
+
+static uint64_t fnv1a(const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void print_hash(const char *label, const void *p, size_t n) {
+  printf("hash %s %016llx\n", label, (unsigned long long)fnv1a(p, n));
+}
+
+static uint32_t lcg_state = 0x2545F491u;
+static uint32_t lcg() {
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state >> 8;
+}
+
+__device__ unsigned tid_x() {
+  unsigned r;
+  asm("mov.u32 %0, %%tid.x;" : "=r"(r));
+  return r;
+}
+__device__ unsigned ntid_x() {
+  unsigned r;
+  asm("mov.u32 %0, %%ntid.x;" : "=r"(r));
+  return r;
+}
+__device__ unsigned lane_warp() {
+  unsigned l, w;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+  return l + 100u * (w & 0u); // %warpid may change during a run; only its existence matters
+}
+
+// tfuse-expect: refuse-thread
+#pragma tfuse coarsen
+__global__ void asm_tid_kernel(const int *in, int n, int *out) {
+  int i = (int)(blockIdx.x * ntid_x() + tid_x());
+  int v = (int)lane_warp() * 5 + (int)tid_x();
+  if (i < n)
+    out[i] = in[i] * 3 + v;
+  else
+    out[i] = v;
+}
+
+int main() {
+  const int threads = 96, blocks = 37;
+  const int n = blocks * threads - 37;
+  int *h_in = new int[n];
+  for (int j = 0; j < n; j++)
+    h_in[j] = (int)(lcg() % 2001u) - 1000;
+  const size_t out_bytes = (size_t)blocks * threads * sizeof(int);
+  int *h_out = new int[(size_t)blocks * threads];
+  int *d_in, *d_out;
+  CK(cudaMalloc(&d_in, n * sizeof(int)), "malloc");
+  CK(cudaMalloc(&d_out, out_bytes), "malloc");
+  CK(cudaMemcpy(d_in, h_in, n * sizeof(int), cudaMemcpyHostToDevice), "h2d");
+  CK(cudaMemset(d_out, 0xAB, out_bytes), "memset");
+  asm_tid_kernel<<<blocks, threads>>>(d_in, n, d_out);
+  CK(cudaGetLastError(), "launch");
+  CK(cudaDeviceSynchronize(), "sync");
+  CK(cudaMemcpy(h_out, d_out, out_bytes, cudaMemcpyDeviceToHost), "d2h");
+  print_hash("out", h_out, out_bytes);
+  return 0;
+}
