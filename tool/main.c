@@ -168,7 +168,7 @@ int coarsen_project(Project *proj, Options *opt, const char *drops_in, char **dr
     if (error_count())
       goto out;
   }
-  record_parsed(proj);
+  record_parsed(proj, &unit);
   if (kernels.len == 0 && !opt->group_run && !opt->all_kernels)
     warning_plain("no kernel in %s%s%s is marked '#pragma tfuse coarsen' or named with -kernel; "
                   "the output is the input unchanged", proj->inputs.len == 1 ? "'" : "",

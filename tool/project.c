@@ -141,27 +141,28 @@ bool project_open(Project *p, const Options *opt) {
 }
 
 
-/* The offset of the first `NAME<<<` or `NAME<...><<<` in text (outside
- * comments and literals), or -1. */
-static long find_launch(const Source *f, const char *name) {
-  const char *t = f->text;
-  size_t len = f->len, nl = strlen(name);
-  for (size_t i = 0; i < len;) {
+long text_find_word(const char *t, size_t len, size_t from, const char *name) {
+  size_t nl = strlen(name);
+  for (size_t i = from; i < len;) {
     size_t j = skip_comment_or_literal(t, len, i);
     if (j != i) {
       i = j;
       continue;
     }
-    bool word = !(i > 0 && ident_char(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
-                !(i + nl < len && ident_char(t[i + nl]));
-    if (!word) {
-      i++;
-      continue;
-    }
-    if (launch_chevrons(f, (unsigned)(i + nl)))
+    if (!(i > 0 && ident_char(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
+        !(i + nl < len && ident_char(t[i + nl])))
       return (long)i;
-    i += nl;
+    i++;
   }
+  return -1;
+}
+
+/* The offset of the first `NAME<<<` or `NAME<...><<<` in text (outside
+ * comments and literals), or -1. */
+static long find_launch(const Source *f, const char *name) {
+  for (long i = 0; (i = text_find_word(f->text, f->len, (size_t)i, name)) >= 0; i += (long)strlen(name))
+    if (launch_chevrons(f, (unsigned)i + (unsigned)strlen(name)))
+      return i;
   return -1;
 }
 

@@ -16,12 +16,23 @@
  * at the end: all or none, or with -keep-going those of the groups that
  * succeeded.  Then the closing summary (stderr) and the -report-json file.
  *
- * Records, one line each, tab-separated (record_* below, kept by every
- * run, a single file's too, for -v and -report-json):
+ * The texts can miss a kernel (defined or named through a macro, a header
+ * included through one): each child's parse also says which files it saw,
+ * which kernels it defines and which it launches without defining them,
+ * and before writing the parent leaves out (check_groups) a group whose
+ * coarsened kernel another group names in a file only that group saw, and
+ * two groups that staged one file with different texts.
+ *
+ * Records, one line each, tab-separated, fields with tabs, newlines and
+ * backslashes escaped (record_* below, kept by every run, a single file's
+ * too, for -v and -report-json):
  *   K  file  line  col  kernel  decision  factor  reason
  *   F  file  status  reason          status: parsed, failed
  *   M  name                          a -kernel NAME this group defines
  *   O  destination  staged  file     a changed file, staged (children only)
+ *   P  file                          a file of the group's parse (real path)
+ *   D  kernel  file  line  col       a kernel defined there (real path)
+ *   U  kernel  file  line  col       a launch of a kernel no file of the group defines
  */
 #include "tfuse.h"
 
@@ -37,14 +48,38 @@
 
 /* ---- records ---- */
 
+static bool vec_has_item(const Vec *v, const void *item) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == item)
+      return true;
+  return false;
+}
+
+static bool vec_has(const Vec *v, const char *s) {
+  for (int i = 0; i < v->len; i++)
+    if (!strcmp(v->items[i], s))
+      return true;
+  return false;
+}
+
 static Buf records;              /* this run's (or this group's) lines */
 static const Project *rec_project; /* whose text kernels' offsets are in */
 static Vec rec_kernels;          /* Kernel*: those with a K line (malloc'd vector, not the arena's) */
 
+/* A field: a tab, then the text with its tabs, newlines and backslashes
+ * escaped (a file's name may hold any of them; unescape undoes it). */
 static void rec_field(Buf *b, const char *s) {
   buf_puts(b, "\t");
   for (; s && *s; s++)
-    buf_add(b, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
+    buf_puts(b, *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\\' ? "\\\\" : (char[2]){*s, 0});
+}
+
+static char *unescape(char *s) {
+  char *w = s;
+  for (char *r = s; *r; r++)
+    *w++ = *r != '\\' || !r[1] ? *r : *++r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+  *w = 0;
+  return s;
 }
 
 void record_begin(const Project *p) {
@@ -54,15 +89,8 @@ void record_begin(const Project *p) {
   rec_kernels = (Vec){0};
 }
 
-static bool recorded(const Kernel *k) {
-  for (int i = 0; i < rec_kernels.len; i++)
-    if (rec_kernels.items[i] == k)
-      return true;
-  return false;
-}
-
 void record_kernel(Kernel *k, const char *decision, const char *reason) {
-  if (recorded(k))
+  if (vec_has_item(&rec_kernels, k))
     return;
   if (rec_kernels.len == rec_kernels.cap) {
     rec_kernels.cap = rec_kernels.cap ? 2 * rec_kernels.cap : 16;
@@ -98,9 +126,36 @@ void record_written(const Vec *outputs) {
     record_file(((Output *)outputs->items[i])->file->path, "written", NULL);
 }
 
-void record_parsed(const Project *p) {
-  for (int i = 0; i < p->files.len; i++)
-    record_file(((Source *)p->files.items[i])->path, "parsed", NULL);
+/* A kernel's name and where it is, in a record. */
+static void record_at(const char *tag, const char *name, unsigned off) {
+  const char *path = "?";
+  int line = 0, col = 0;
+  source_locate(&rec_project->text, off, &path, &line, &col);
+  const char *real = path_real(path);
+  buf_puts(&records, tag);
+  rec_field(&records, name);
+  rec_field(&records, real ? real : path);
+  buf_printf(&records, "\t%d\t%d\n", line, col);
+}
+
+void record_parsed(const Project *p, const Unit *u) {
+  for (int i = 0; i < p->files.len; i++) {
+    const char *path = ((Source *)p->files.items[i])->path, *real = path_real(path);
+    record_file(path, "parsed", NULL);
+    buf_puts(&records, "P");
+    rec_field(&records, real ? real : path);
+    buf_puts(&records, "\n");
+  }
+  for (int i = 0; i < u->functions.len; i++) {
+    const Node *fn = u->functions.items[i];
+    if (fn->sym && fn->sym->is_global_fn)
+      record_at("D", fn->sym->name, fn->loc);
+  }
+  for (int i = 0; i < u->launches.len; i++) {
+    const Node *call = u->launches.items[i];
+    if (call->sym && call->sym->is_global_fn && !call->sym->body)
+      record_at("U", call->sym->name, call->begin);
+  }
 }
 
 static const char *failure_reason(const char *what) {
@@ -131,9 +186,12 @@ void schedule_kernel_matched(const char *name) {
 
 /* ---- what the parent gathers ---- */
 
+typedef struct Group Group;
+
 typedef struct {
   char *file, *kernel, *decision, *factor, *reason;
   int line, col;
+  Group *g; /* the group that recorded it */
 } KernelRec;
 
 typedef struct {
@@ -144,9 +202,33 @@ typedef struct {
   Vec kernels; /* KernelRec* */
   Vec files;   /* FileRec* */
   Vec matched; /* char* */
-  Vec outs;    /* char*[2]: destination, staged file */
+  Vec outs;    /* OutRec* */
   int groups, failed_groups;
 } Gathered;
+
+/* A changed file a group staged. */
+typedef struct {
+  char *dest, *staged, *file;
+  Group *g;
+} OutRec;
+
+/* A launch of a kernel that its group does not define, where it is. */
+typedef struct {
+  char *kernel, *file;
+  int line, col;
+} UseRec;
+
+struct Group {
+  Vec inputs;        /* Input* */
+  Vec kernels;       /* char*: the kernels its files define that this run selects */
+  const char *first; /* its first input's path, for progress */
+  Vec texts;         /* TextFile*: the files its inputs reach, read as text */
+  /* What its child's parse saw (nothing if it failed to parse): */
+  Vec parsed;        /* char*: the real paths of its files */
+  Vec defs;          /* char*[2]: a kernel it defines, the real path of the file that does */
+  Vec uses;          /* UseRec*: launches of kernels defined in none of its files */
+  bool failed;       /* nothing of it is written */
+};
 
 /* Splits one record line into its tab-separated fields (at most max). */
 static int split_fields(char *line, char **f, int max) {
@@ -159,10 +241,12 @@ static int split_fields(char *line, char **f, int max) {
     *t = 0;
     p = t + 1;
   }
+  for (int i = 0; i < n; i++)
+    unescape(f[i]);
   return n;
 }
 
-static void gather_lines(Gathered *g, char *text) {
+static void gather_lines(Gathered *gt, Group *g, char *text) {
   for (char *line = text; line && *line;) {
     char *nl = strchr(line, '\n');
     if (nl)
@@ -171,47 +255,35 @@ static void gather_lines(Gathered *g, char *text) {
     int n = split_fields(arena_strdup(line), f, 8);
     if (!strcmp(f[0], "K") && n == 8) {
       KernelRec *r = arena_alloc(sizeof *r);
-      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3])};
-      vec_push(&g->kernels, r);
+      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g};
+      vec_push(&gt->kernels, r);
     } else if (!strcmp(f[0], "F") && n == 4) {
       FileRec *r = arena_alloc(sizeof *r);
       *r = (FileRec){f[1], f[2], f[3]};
-      vec_push(&g->files, r);
+      vec_push(&gt->files, r);
     } else if (!strcmp(f[0], "M") && n == 2) {
-      vec_push(&g->matched, f[1]);
+      vec_push(&gt->matched, f[1]);
     } else if (!strcmp(f[0], "O") && n == 4) {
-      char **o = arena_alloc(3 * sizeof *o);
-      o[0] = f[1];
-      o[1] = f[2];
-      o[2] = f[3];
-      vec_push(&g->outs, o);
+      OutRec *o = arena_alloc(sizeof *o);
+      *o = (OutRec){f[1], f[2], f[3], g};
+      vec_push(&gt->outs, o);
+    } else if (g && !strcmp(f[0], "P") && n == 2) {
+      vec_push(&g->parsed, f[1]);
+    } else if (g && !strcmp(f[0], "D") && n == 5) {
+      char **d = arena_alloc(2 * sizeof *d);
+      d[0] = f[1];
+      d[1] = f[2];
+      vec_push(&g->defs, d);
+    } else if (g && !strcmp(f[0], "U") && n == 5) {
+      UseRec *u = arena_alloc(sizeof *u);
+      *u = (UseRec){f[1], f[2], atoi(f[3]), atoi(f[4])};
+      vec_push(&g->uses, u);
     }
     line = nl ? nl + 1 : NULL;
   }
 }
 
 /* ---- the groups: which inputs share kernels, read as text ---- */
-
-/* A file of the project read as text: its #include names, the kernels it
- * defines and the identifiers it uses that are kernels' names. */
-typedef struct {
-  const char *real;
-  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters */
-  Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
-  Vec annotated; /* char*: those of them after a `#pragma tfuse` */
-  Vec idents;    /* char*: every identifier, once (to meet the kernels' names later) */
-} TextFile;
-
-typedef struct {
-  Vec files; /* TextFile* */
-} TextCache;
-
-static bool vec_has(const Vec *v, const char *s) {
-  for (int i = 0; i < v->len; i++)
-    if (!strcmp(v->items[i], s))
-      return true;
-  return false;
-}
 
 /* A set of strings (open addressing, grows at half full). */
 typedef struct {
@@ -252,6 +324,21 @@ static bool strset_has(const StrSet *s, const char *str) {
     j = (j + 1) & (s->cap - 1);
   return s->slot[j] != NULL;
 }
+
+/* A file of the project read as text: its #include names, the kernels it
+ * defines and the identifiers it uses that are kernels' names. */
+typedef struct {
+  const char *real;
+  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters */
+  Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
+  Vec annotated; /* char*: those of them after a `#pragma tfuse` */
+  Vec idents;    /* char*: every identifier, once (to meet the kernels' names later) */
+  StrSet words;  /* the identifiers, those of its directives' bodies too (malloc'd slots) */
+} TextFile;
+
+typedef struct {
+  Vec files; /* TextFile* */
+} TextCache;
 
 static size_t skip_ident(const char *t, size_t len, size_t i) {
   while (i < len && ident_char(t[i]))
@@ -342,6 +429,25 @@ static char *kernel_defined_at(const char *t, size_t len, size_t i) {
   return NULL;
 }
 
+/* The identifiers of a directive's body from i (a macro's definition may
+ * name a kernel), comments and literals left out. */
+static void directive_words(const char *t, size_t len, size_t i, StrSet *words) {
+  while (i < len && t[i] != '\n') {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    if (ident_char(t[i]) && !(t[i] >= '0' && t[i] <= '9') && !(i > 0 && ident_char(t[i - 1]))) {
+      size_t e = skip_ident(t, len, i);
+      strset_add(words, arena_strndup(t + i, e - i));
+      i = e;
+      continue;
+    }
+    i += t[i] == '\\' && i + 1 < len ? 2 : 1;
+  }
+}
+
 /* Reads a file once: its includes, kernels and identifiers (its text stays
  * in the arena: a tree's sources are small beside a parse). */
 static TextFile *text_file(TextCache *c, const char *real) {
@@ -358,7 +464,7 @@ static TextFile *text_file(TextCache *c, const char *real) {
     return f;
   const char *t = src.text;
   size_t len = src.len;
-  StrSet seen = {0};
+  StrSet *seen = &f->words;
   bool line_start = true;
   size_t last_pragma = (size_t)-1, last_end = 0; /* a `#pragma tfuse`, the last `;` or `}` */
   for (size_t i = 0; i < len;) {
@@ -387,6 +493,7 @@ static TextFile *text_file(TextCache *c, const char *real) {
           if (len - p >= 5 && !strncmp(t + p, "tfuse", 5))
             last_pragma = i;
         }
+        directive_words(t, len, e, seen);
         /* The rest of the directive (with its continuation lines). */
         while (k < len && t[k] != '\n')
           k += t[k] == '\\' && k + 1 < len ? 2 : 1;
@@ -420,7 +527,7 @@ static TextFile *text_file(TextCache *c, const char *real) {
       continue;
     }
     char *id = arena_strndup(t + i, e - i);
-    if (strset_add(&seen, id))
+    if (strset_add(seen, id))
       vec_push(&f->idents, id);
     if (!strcmp(id, "__global__")) {
       char *k = kernel_defined_at(t, len, e);
@@ -432,7 +539,6 @@ static TextFile *text_file(TextCache *c, const char *real) {
     }
     i = e;
   }
-  free(seen.slot);
   return f;
 }
 
@@ -503,12 +609,6 @@ static void uf_union(int *parent, int a, int b) {
     parent[a < b ? b : a] = a < b ? a : b;
 }
 
-typedef struct {
-  Vec inputs;      /* Input* */
-  Vec kernels;     /* char*: the kernels its files define that this run selects */
-  const char *first; /* its first input's path, for progress */
-} Group;
-
 /* Whether the run selects kernel `name` defined in a file (before parsing:
  * what a group that fails to parse leaves unchanged). */
 static bool selected(const Options *opt, const TextFile *f, const char *name) {
@@ -518,20 +618,19 @@ static bool selected(const Options *opt, const TextFile *f, const char *name) {
 /* Inputs A and B share a group when a file both reach defines a kernel, or
  * one names a kernel that it does not reach a definition of and the other
  * reaches one (a declaration and a launch of a kernel defined elsewhere). */
-static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
+static void plan_groups(const Project *p, const Options *opt, TextCache *cache, Vec *groups) {
   int n = p->inputs.len;
-  TextCache cache = {0};
   Vec *closure = arena_alloc(sizeof(Vec) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++)
-    input_closure(p, &cache, p->inputs.items[i], &closure[i]);
+    input_closure(p, cache, p->inputs.items[i], &closure[i]);
   /* Nodes: the inputs, then every file read. */
-  int nf = cache.files.len;
+  int nf = cache->files.len;
   int *parent = malloc(sizeof(int) * (size_t)(n + nf));
   for (int i = 0; i < n + nf; i++)
     parent[i] = i;
   StrSet kernels = {0};
   for (int f = 0; f < nf; f++) {
-    TextFile *t = cache.files.items[f];
+    TextFile *t = cache->files.items[f];
     for (int j = 0; j < t->defines.len; j++)
       strset_add(&kernels, t->defines.items[j]);
   }
@@ -543,7 +642,7 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
         strset_add(&defined, t->defines.items[d]);
       if (t->defines.len)
         for (int f = 0; f < nf; f++)
-          if (cache.files.items[f] == t)
+          if (cache->files.items[f] == t)
             uf_union(parent, i, n + f);
     }
     for (int j = 0; j < closure[i].len; j++) {
@@ -553,7 +652,7 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
         if (!strset_has(&kernels, id) || strset_has(&defined, id))
           continue;
         for (int f = 0; f < nf; f++)
-          if (vec_has(&((TextFile *)cache.files.items[f])->defines, id))
+          if (vec_has(&((TextFile *)cache->files.items[f])->defines, id))
             uf_union(parent, i, n + f);
       }
     }
@@ -572,6 +671,8 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
     vec_push(&g->inputs, p->inputs.items[i]);
     for (int j = 0; j < closure[i].len; j++) {
       TextFile *t = closure[i].items[j];
+      if (!vec_has_item(&g->texts, t))
+        vec_push(&g->texts, t);
       for (int d = 0; d < t->defines.len; d++)
         if (selected(opt, t, t->defines.items[d]) && !vec_has(&g->kernels, t->defines.items[d]))
           vec_push(&g->kernels, t->defines.items[d]);
@@ -694,7 +795,7 @@ static void gather_lost(Gathered *gt, const Group *g, const char *why) {
   }
   for (int i = 0; i < g->kernels.len; i++) {
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g};
     vec_push(&gt->kernels, r);
   }
 }
@@ -710,7 +811,7 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
     if (have)
       continue;
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g};
     vec_push(&gt->kernels, r);
   }
 }
@@ -721,8 +822,10 @@ static void finish_job(Gathered *gt, Job *j, int status) {
   char *text = slurp(j->rec, &len);
   unlink(j->rec);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok)
+  if (!ok) {
     gt->failed_groups++;
+    j->g->failed = true;
+  }
   if (!text) {
     gather_lost(gt, j->g,
                 WIFSIGNALED(status) ? arena_printf("tfuse stopped on signal %d while rewriting these files",
@@ -731,7 +834,7 @@ static void finish_job(Gathered *gt, Job *j, int status) {
     return;
   }
   int before = gt->files.len;
-  gather_lines(gt, text);
+  gather_lines(gt, j->g, text);
   for (int i = before; i < gt->files.len; i++) {
     FileRec *r = gt->files.items[i];
     if (!strcmp(r->status, "failed")) {
@@ -739,6 +842,181 @@ static void finish_job(Gathered *gt, Job *j, int status) {
       break;
     }
   }
+}
+
+/* ---- what the groups' texts missed ---- */
+
+/* A group that cannot be written after all: its staged files go, its
+ * kernels stay unchanged and its inputs are reported failed, for `why`. */
+static void drop_group(Gathered *gt, Group *g, const char *why) {
+  g->failed = true;
+  gt->failed_groups++;
+  for (int i = 0; i < gt->outs.len;) {
+    OutRec *o = gt->outs.items[i];
+    if (o->g != g) {
+      i++;
+      continue;
+    }
+    unlink(o->staged);
+    gt->outs.items[i] = gt->outs.items[--gt->outs.len];
+  }
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *r = gt->kernels.items[i];
+    if (r->g == g && !strcmp(r->decision, "coarsened")) {
+      r->decision = "unchanged";
+      r->reason = (char *)why;
+    }
+  }
+  for (int i = 0; i < g->inputs.len; i++) {
+    FileRec *r = arena_alloc(sizeof *r);
+    *r = (FileRec){(char *)((Input *)g->inputs.items[i])->path, "failed", (char *)why};
+    vec_push(&gt->files, r);
+  }
+}
+
+/* A group's files: those its parse saw, else those its inputs reach as text. */
+static void group_files(const Group *h, TextCache *cache, Vec *out) {
+  if (!h->parsed.len) {
+    *out = h->texts;
+    return;
+  }
+  *out = (Vec){0};
+  for (int i = 0; i < h->parsed.len; i++)
+    vec_push(out, text_file(cache, h->parsed.items[i]));
+}
+
+/* Whether group h names kernel `name` defined in file `def` (real path) of
+ * another group, in a file that group's parse did not see (`theirs`): a
+ * launch (its parse's) or the name as a word (its text, directives
+ * included).  Not if h defines a kernel of that name in another file: then
+ * the name is h's own kernel.  The place: file, line, column. */
+static bool named_apart(const Group *h, TextCache *cache, const char *name, const char *def, const Vec *theirs,
+                        const char **file, int *line, int *col) {
+  Vec files;
+  group_files(h, cache, &files);
+  if (h->parsed.len) {
+    for (int i = 0; i < h->defs.len; i++) {
+      char **d = h->defs.items[i];
+      if (!strcmp(d[0], name) && strcmp(d[1], def))
+        return false;
+    }
+  } else
+    for (int i = 0; i < files.len; i++) {
+      TextFile *t = files.items[i];
+      if (vec_has(&t->defines, name) && strcmp(t->real, def))
+        return false;
+    }
+  for (int i = 0; i < h->uses.len; i++) {
+    UseRec *u = h->uses.items[i];
+    if (!strcmp(u->kernel, name) && !vec_has(theirs, u->file)) {
+      *file = u->file;
+      *line = u->line;
+      *col = u->col;
+      return true;
+    }
+  }
+  for (int i = 0; i < files.len; i++) {
+    TextFile *t = files.items[i];
+    if (vec_has(theirs, t->real) || !strset_has(&t->words, name))
+      continue;
+    Source src = {0};
+    long at = source_load(&src, t->real) ? text_find_word(src.text, src.len, 0, name) : -1;
+    *file = t->real;
+    *line = *col = 0;
+    if (at >= 0)
+      source_linecol(&src, (unsigned)at, line, col);
+    return true;
+  }
+  return false;
+}
+
+/* The reason a group's text missed, at its place (printed, then recorded). */
+static const char *apart_reason(const Options *opt, const char *file, int line, int col, const char *fmt,
+                                const char *a, const char *b) {
+  const char *why = arena_printf(fmt, a, b);
+  const char *place = line ? arena_printf("%s:%d:%d", file, line, col) : file;
+  fprintf(stderr, "%s: %s: %s\n", place, opt->keep_going ? "warning" : "error", why);
+  return arena_printf("%s (%s)", why, place);
+}
+
+/* Whether group h coarsened kernel r too (defined in the same file, with
+ * the same factor): a kernel of a header both include, each group
+ * rewriting its own launches. */
+static bool coarsened_too(const Gathered *gt, const Group *h, const KernelRec *r) {
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *o = gt->kernels.items[i];
+    if (o->g == h && !h->failed && !strcmp(o->decision, "coarsened") && !strcmp(o->kernel, r->kernel) &&
+        !strcmp(o->file, r->file) && !strcmp(o->factor, r->factor))
+      return true;
+  }
+  return false;
+}
+
+/* One pass of check_groups; whether it left a group out. */
+static bool check_groups_once(Gathered *gt, Vec *groups, TextCache *cache, const Options *opt) {
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *r = gt->kernels.items[i];
+    if (!r->g || r->g->failed || strcmp(r->decision, "coarsened"))
+      continue;
+    /* Block mode with -external-launches: the user launches it elsewhere. */
+    if (opt->external_launches && strstr(r->factor, " block."))
+      continue;
+    const char *def = path_real(r->file);
+    for (int j = 0; j < groups->len; j++) {
+      Group *h = groups->items[j];
+      const char *file;
+      int line, col;
+      if (h == r->g || coarsened_too(gt, h, r) ||
+          !named_apart(h, cache, r->kernel, def ? def : r->file, &r->g->parsed, &file, &line, &col))
+        continue;
+      drop_group(gt, r->g,
+                 apart_reason(opt, file, line, col,
+                              "coarsened kernel '%s' is named here, in a file rewritten apart from it (a macro hid "
+                              "the kernel or this use from tfuse's reading of the files), so it would not be "
+                              "rewritten: the files of %s are left unchanged",
+                              r->kernel, r->g->first));
+      return true;
+    }
+  }
+  /* One file staged by two groups: the same text once, else neither. */
+  for (int i = 0; i < gt->outs.len; i++) {
+    OutRec *a = gt->outs.items[i];
+    const char *ra = path_real(a->file);
+    for (int j = i + 1; j < gt->outs.len; j++) {
+      OutRec *b = gt->outs.items[j];
+      const char *rb = path_real(b->file);
+      if (!ra || !rb || strcmp(ra, rb) || a->g == b->g)
+        continue;
+      size_t la = 0, lb = 0;
+      char *ta = slurp(a->staged, &la), *tb = slurp(b->staged, &lb);
+      if (ta && tb && la == lb && !memcmp(ta, tb, la)) {
+        unlink(b->staged);
+        gt->outs.items[j--] = gt->outs.items[--gt->outs.len];
+        continue;
+      }
+      const char *why = apart_reason(opt, a->file, 0, 0,
+                                     "rewritten differently by the files of %s and those of %s: the files of "
+                                     "both are left unchanged",
+                                     a->g->first, b->g->first);
+      Group *ga = a->g, *gb = b->g;
+      drop_group(gt, ga, why);
+      drop_group(gt, gb, why);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* What the groups' reading of the texts missed (a kernel defined or named
+ * through a macro, a header included through one): a group whose coarsened
+ * kernel another group names in a file of its own (unless that group
+ * coarsened it too), or two groups that rewrite one file differently, are
+ * not written; and again, since a group left out leaves its files as they
+ * were.  Each group's parse says which files it saw, which kernels it
+ * defines and launches. */
+static void check_groups(Gathered *gt, Vec *groups, TextCache *cache, const Options *opt) {
+  while (check_groups_once(gt, groups, cache, opt))
+    ;
 }
 
 /* ---- summary and report ---- */
@@ -927,21 +1205,21 @@ static bool commit_outputs(const Gathered *gt) {
   bool ok = true;
   int m = 0, stdout_at = -1;
   for (int i = 0; i < n && ok; i++) {
-    char **o = gt->outs.items[i];
+    OutRec *o = gt->outs.items[i];
     size_t len = 0;
-    char *text = slurp(o[1], &len);
+    char *text = slurp(o->staged, &len);
     if (!text) {
-      error_plain("cannot read the staged file '%s'", o[1]);
+      error_plain("cannot read the staged file '%s'", o->staged);
       ok = false;
       break;
     }
     data[m] = text;
     lens[m] = len;
-    if (!strcmp(o[0], "-")) {
+    if (!strcmp(o->dest, "-")) {
       stdout_at = m;
-    } else if (!project_make_parent(o[0]))
+    } else if (!project_make_parent(o->dest))
       ok = false;
-    paths[m++] = o[0];
+    paths[m++] = o->dest;
   }
   if (!ok)
     return false;
@@ -952,9 +1230,9 @@ static bool commit_outputs(const Gathered *gt) {
 
 static void mark_written(Gathered *gt) {
   for (int i = 0; i < gt->outs.len; i++) {
-    char **o = gt->outs.items[i];
+    OutRec *o = gt->outs.items[i];
     FileRec *r = arena_alloc(sizeof *r);
-    *r = (FileRec){o[2], "written", ""};
+    *r = (FileRec){o->file, "written", ""};
     vec_push(&gt->files, r);
   }
 }
@@ -966,7 +1244,8 @@ bool schedule_wanted(const Project *p, const Options *opt) {
 int schedule_project(Project *p, Options *opt) {
   double t0 = now_seconds();
   Vec groups = {0};
-  plan_groups(p, opt, &groups);
+  TextCache cache = {0};
+  plan_groups(p, opt, &cache, &groups);
   char stage_tmpl[] = "/tmp/tfuse-stage-XXXXXX";
   const char *tmpdir = getenv("TMPDIR");
   char *stage = tmpdir && *tmpdir ? arena_printf("%s/tfuse-stage-XXXXXX", tmpdir) : stage_tmpl;
@@ -1028,6 +1307,9 @@ int schedule_project(Project *p, Options *opt) {
   }
   progress_clear();
   free(run);
+  check_groups(&gt, &groups, &cache, opt);
+  for (int i = 0; i < cache.files.len; i++)
+    free(((TextFile *)cache.files.items[i])->words.slot);
 
   /* -kernel names no group defines. */
   for (int i = 0; i < opt->kernels.len; i++)
@@ -1044,11 +1326,10 @@ int schedule_project(Project *p, Options *opt) {
     if (!opt->in_place && !opt->out_dir && gt.outs.len == 0 && p->inputs.len == 1) {
       Source in = {0};
       const char *stage_in = arena_printf("%s/input", stage);
-      char **o = arena_alloc(3 * sizeof *o);
-      o[0] = (char *)(opt->output ? opt->output : "-");
-      o[1] = (char *)stage_in;
-      o[2] = (char *)((Input *)p->inputs.items[0])->path;
-      if (source_load(&in, o[2]) && write_whole(stage_in, in.text, in.len))
+      OutRec *o = arena_alloc(sizeof *o);
+      *o = (OutRec){(char *)(opt->output ? opt->output : "-"), (char *)stage_in,
+                    (char *)((Input *)p->inputs.items[0])->path, NULL};
+      if (source_load(&in, o->file) && write_whole(stage_in, in.text, in.len))
         vec_push(&gt.outs, o);
     }
     if (!commit_outputs(&gt))
@@ -1065,7 +1346,7 @@ int schedule_project(Project *p, Options *opt) {
       }
     }
   for (int i = 0; i < gt.outs.len; i++)
-    unlink(((char **)gt.outs.items[i])[1]);
+    unlink(((OutRec *)gt.outs.items[i])->staged);
   rmdir(stage);
   double secs = now_seconds() - t0;
   summary(&gt, p->inputs.len, secs);
@@ -1076,6 +1357,6 @@ int schedule_project(Project *p, Options *opt) {
 
 void schedule_summary_one(const Project *p, double seconds) {
   Gathered gt = {0};
-  gather_lines(&gt, arena_strdup(records.data ? records.data : ""));
+  gather_lines(&gt, NULL, arena_strdup(records.data ? records.data : ""));
   summary(&gt, p->inputs.len, seconds);
 }

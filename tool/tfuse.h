@@ -311,6 +311,9 @@ bool project_under_root(const Project *p, const char *real);
  * launches there would not be rewritten (errors in thread mode unless
  * -external-launches, else warnings). */
 bool project_check_others(const Project *p, Vec *kernels, const Options *opt);
+/* The offset of the first whole-word `name` in t at or after from, outside
+ * comments and literals (directives included), or -1. */
+long text_find_word(const char *t, size_t len, size_t from, const char *name);
 /* A file's new text (project_render). */
 typedef struct {
   const Source *file;
@@ -795,7 +798,7 @@ void schedule_summary_one(const Project *p, double seconds);
 /* Records of a run (for the summary and -report-json): */
 void record_begin(const Project *p);
 void record_kernel(Kernel *k, const char *decision, const char *reason);
-void record_parsed(const Project *p);
+void record_parsed(const Project *p, const Unit *u);
 void record_written(const Vec *outputs);
 void record_parse_failure(const Project *p);
 void record_failure(const Vec *kernels);
