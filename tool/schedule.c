@@ -1132,16 +1132,37 @@ static void summary(const Gathered *gt, int inputs, double seconds) {
   print_counts(&reasons);
 }
 
+/* The length of the well-formed UTF-8 sequence at s (1 to 4), or 0. */
+static int utf8_length(const unsigned char *s) {
+  int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
+        : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  /* Overlong, surrogate or past U+10FFFF. */
+  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+      (s[0] == 0xf4 && s[1] >= 0x90))
+    return 0;
+  return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, a
+ * byte that is not well-formed UTF-8 (a file name may hold any) as U+FFFD. */
 static void json_string(FILE *f, const char *s) {
   fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+    int n = utf8_length(p);
+    if (n == 0) {
+      fputs("\\ufffd", f);
+      p++;
+    } else if (*p == '"' || *p == '\\')
+      fprintf(f, "\\%c", *p++);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\u%04x", *p++);
+    else {
+      fwrite(p, 1, (size_t)n, f);
+      p += n;
+    }
   }
   fputc('"', f);
 }
