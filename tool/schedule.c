@@ -707,19 +707,10 @@ static void run_child(const Project *p, Options *opt, Group *g, int gi, const ch
   Project sub = {0};
   sub.root = p->root;
   sub.inputs = g->inputs;
-  for (int i = 0; i < p->others.len; i++)
-    vec_push(&sub.others, p->others.items[i]);
-  /* The other groups' inputs: a launch there of a kernel of this group is
-   * one the texts missed (a kernel defined through a macro), reported as
-   * for a file not given. */
-  for (int i = 0; i < p->inputs.len; i++) {
-    Input *in = p->inputs.items[i];
-    bool mine = false;
-    for (int j = 0; j < g->inputs.len && !mine; j++)
-      mine = g->inputs.items[j] == in;
-    if (!mine)
-      vec_push(&sub.others, (void *)in->path);
-  }
+  /* The database's files not given; the other groups' files are the
+   * parent's to check against this group's kernels (check_groups), which
+   * knows a kernel of theirs that has the name of one of this group's. */
+  sub.others = p->others;
   opt->group_run = true;
   Vec outputs = {0};
   int rc = coarsen_project_all(&sub, opt, &outputs);
