@@ -329,7 +329,8 @@ static bool strset_has(const StrSet *s, const char *str) {
  * defines and the identifiers it uses that are kernels' names. */
 typedef struct {
   const char *real;
-  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters */
+  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters, or a macro's name */
+  Vec include_macros; /* char*[2]: an object-like macro defined as "name" or <name>, and that text */
   Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
   Vec annotated; /* char*: those of them after a `#pragma tfuse` */
   Vec idents;    /* char*: every identifier, once (to meet the kernels' names later) */
@@ -448,6 +449,28 @@ static void directive_words(const char *t, size_t len, size_t i, StrSet *words) 
   }
 }
 
+/* After `#define` at i: an object-like macro whose text is a header's
+ * name, for an `#include NAME` (a computed include). */
+static void include_macro(TextFile *f, const char *t, size_t len, size_t i) {
+  while (i < len && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  size_t e = skip_ident(t, len, i), q = e;
+  if (e == i || e >= len || (t[e] != ' ' && t[e] != '\t'))
+    return;
+  while (q < len && (t[q] == ' ' || t[q] == '\t'))
+    q++;
+  char close = q < len && t[q] == '"' ? '"' : q < len && t[q] == '<' ? '>' : 0;
+  size_t r = q + 1;
+  while (close && r < len && t[r] != close && t[r] != '\n')
+    r++;
+  if (!close || r >= len || t[r] != close)
+    return;
+  char **m = arena_alloc(2 * sizeof *m);
+  m[0] = arena_strndup(t + i, e - i);
+  m[1] = arena_strndup(t + q, r - q + 1);
+  vec_push(&f->include_macros, m);
+}
+
 /* Reads a file once: its includes, kernels and identifiers (its text stays
  * in the arena: a tree's sources are small beside a parse). */
 static TextFile *text_file(TextCache *c, const char *real) {
@@ -486,7 +509,11 @@ static TextFile *text_file(TextCache *c, const char *real) {
             q++;
           if (close && q < len && t[q] == close)
             vec_push(&f->includes, arena_strndup(t + e, q - e + 1));
-        } else if (e - k == 6 && !strncmp(t + k, "pragma", 6)) {
+          else if (!close && e < len && ident_char(t[e]))
+            vec_push(&f->includes, arena_strndup(t + e, skip_ident(t, len, e) - e));
+        } else if (e - k == 6 && !strncmp(t + k, "define", 6))
+          include_macro(f, t, len, e);
+        else if (e - k == 6 && !strncmp(t + k, "pragma", 6)) {
           size_t p = e;
           while (p < len && (t[p] == ' ' || t[p] == '\t'))
             p++;
@@ -568,9 +595,24 @@ static const char *resolve_include(const Project *p, const char *from, const cha
   return NULL;
 }
 
+/* What `#include NAME` names: the header name some file already read
+ * defines NAME as (any definition of it), or NULL. */
+static const char *include_macro_value(const Vec *files, const char *name) {
+  for (int i = 0; i < files->len; i++) {
+    const TextFile *f = files->items[i];
+    for (int j = 0; j < f->include_macros.len; j++) {
+      char **m = f->include_macros.items[j];
+      if (!strcmp(m[0], name))
+        return m[1];
+    }
+  }
+  return NULL;
+}
+
 /* The files of the project an input reaches: itself, then every header
  * under the root it includes, directly or not (each #include taken, as if
- * every preprocessor branch were), and its pre-included files. */
+ * every preprocessor branch were; `#include NAME` as NAME's definition in
+ * a file read says), and its pre-included files. */
 static void input_closure(const Project *p, TextCache *c, const Input *in, Vec *out) {
   Vec dirs = {0}, pre = {0};
   flags_include_paths(&in->flags, &dirs, &pre);
@@ -583,7 +625,10 @@ static void input_closure(const Project *p, TextCache *c, const Input *in, Vec *
   for (int i = 0; i < out->len; i++) {
     TextFile *f = out->items[i];
     for (int j = 0; j < f->includes.len; j++) {
-      const char *real = resolve_include(p, f->real, f->includes.items[j], &dirs);
+      const char *inc = f->includes.items[j];
+      if (inc[0] != '"' && inc[0] != '<')
+        inc = include_macro_value(out, inc);
+      const char *real = inc ? resolve_include(p, f->real, inc, &dirs) : NULL;
       if (!real)
         continue;
       TextFile *h = text_file(c, real);
