@@ -44,6 +44,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- records ---- */
@@ -734,6 +735,8 @@ typedef struct {
   Group *g;
   pid_t pid;
   char *rec, *err; /* its record and diagnostics files */
+  double start;    /* when it started (-timeout) */
+  bool timed_out;  /* stopped by -timeout */
 } Job;
 
 static bool write_whole(const char *path, const char *data, size_t len) {
@@ -852,10 +855,13 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
   }
 }
 
+static double opt_timeout; /* -timeout, for finish_job's reason */
+
 static void finish_job(Gathered *gt, Job *j, int status) {
   copy_out(j->err);
   size_t len = 0;
-  char *text = slurp(j->rec, &len);
+  /* None after a crash or -timeout (and no error for it: the group's is said). */
+  char *text = access(j->rec, R_OK) == 0 ? slurp(j->rec, &len) : NULL;
   unlink(j->rec);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok) {
@@ -863,10 +869,12 @@ static void finish_job(Gathered *gt, Job *j, int status) {
     j->g->failed = true;
   }
   if (!text) {
-    gather_lost(gt, j->g,
-                WIFSIGNALED(status) ? arena_printf("tfuse stopped on signal %d while rewriting these files",
-                                                   WTERMSIG(status))
-                                    : "tfuse could not finish rewriting these files");
+    const char *why = j->timed_out         ? arena_printf("stopped after the -timeout of %g s", opt_timeout)
+                      : WIFSIGNALED(status) ? arena_printf("tfuse stopped on signal %d while rewriting these files",
+                                                           WTERMSIG(status))
+                                            : "tfuse could not finish rewriting these files";
+    fprintf(stderr, "tfuse: %s%s: %s\n", j->g->first, j->g->inputs.len > 1 ? " and the files with it" : "", why);
+    gather_lost(gt, j->g, why);
     return;
   }
   int before = gt->files.len;
@@ -1295,7 +1303,18 @@ static void mark_written(Gathered *gt) {
 }
 
 bool schedule_wanted(const Project *p, const Options *opt) {
-  return !opt->dump_after && (p->inputs.len > 1 || opt->keep_going || opt->jobs > 1 || opt->report_json);
+  return !opt->dump_after &&
+         (p->inputs.len > 1 || opt->keep_going || opt->jobs > 1 || opt->report_json || opt->timeout > 0);
+}
+
+/* -timeout: stops the groups running longer (reported as failed). */
+static void stop_late(Job *run, int jobs, double timeout) {
+  double now = now_seconds();
+  for (int s = 0; s < jobs; s++)
+    if (run[s].g && !run[s].timed_out && now - run[s].start > timeout) {
+      kill(run[s].pid, SIGKILL);
+      run[s].timed_out = true;
+    }
 }
 
 int schedule_project(Project *p, Options *opt) {
@@ -1311,6 +1330,7 @@ int schedule_project(Project *p, Options *opt) {
     return 1;
   }
   int jobs = opt->jobs > 0 ? opt->jobs : 1;
+  opt_timeout = opt->timeout;
   progress_on = isatty(2) && groups.len > 1;
   Job *run = calloc((size_t)jobs, sizeof *run);
   Gathered gt = {0};
@@ -1329,6 +1349,8 @@ int schedule_project(Project *p, Options *opt) {
       progress(done, groups.len, files_done, p->inputs.len, g->first);
       fflush(stdout);
       fflush(stderr);
+      j->start = now_seconds();
+      j->timed_out = false;
       j->pid = fork();
       if (j->pid == 0)
         run_child(p, opt, g, next, stage, j->rec, j->err);
@@ -1345,7 +1367,12 @@ int schedule_project(Project *p, Options *opt) {
     if (!running)
       break;
     int status;
-    pid_t pid = wait(&status);
+    pid_t pid = opt->timeout > 0 ? waitpid(-1, &status, WNOHANG) : wait(&status);
+    if (pid == 0) { /* -timeout: the groups still running are watched */
+      stop_late(run, jobs, opt->timeout);
+      nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+      continue;
+    }
     if (pid < 0 && errno == EINTR)
       continue;
     if (pid < 0)

@@ -192,6 +192,7 @@ typedef struct {
   bool keep_going;        /* -keep-going: failures are reported per file and kernel, the rest written */
   int jobs;               /* -j N: groups of files processed at once (0: 1) */
   const char *report_json; /* -report-json FILE */
+  double timeout;         /* -timeout S: a group of files still running after S seconds is stopped (0: none) */
   /* Set by the driver, not an option: a run over one group of a project's
    * files (tool/schedule.c), where a -kernel NAME another group defines is
    * no error. */
