@@ -166,7 +166,7 @@ static long find_launch(const Source *f, const char *name) {
   return -1;
 }
 
-bool project_check_others(const Project *p, Vec *kernels, const Options *opt) {
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt, char **refusal) {
   bool ok = true;
   for (int i = 0; i < p->others.len; i++) {
     Source f = {0};
@@ -185,10 +185,17 @@ bool project_check_others(const Project *p, Vec *kernels, const Options *opt) {
       bool error = k->p.mode == MODE_THREAD && !opt->external_launches;
       if (k->p.mode == MODE_BLOCK && opt->external_launches)
         continue;
-      diag_in_file(&f, (unsigned)at,
-                   error, "launch of coarsened kernel '%s' in a file that is not among the files given: it would "
-                          "not be rewritten%s",
-                   k->sym->name, error ? "; give this file too (or -external-launches)" : "");
+      if (refusal && error && !*refusal) {
+        int line, col;
+        source_linecol(&f, (unsigned)at, &line, &col);
+        *refusal = arena_printf("launched at %s:%d:%d, in a file that is not among the files given: that launch "
+                                "would not be rewritten; give this file too (or -external-launches)",
+                                f.path, line, col);
+      } else if (!refusal)
+        diag_in_file(&f, (unsigned)at,
+                     error, "launch of coarsened kernel '%s' in a file that is not among the files given: it would "
+                            "not be rewritten%s",
+                     k->sym->name, error ? "; give this file too (or -external-launches)" : "");
       ok &= !error;
     }
   }

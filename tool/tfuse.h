@@ -310,8 +310,9 @@ bool project_open(Project *p, const Options *opt);
 bool project_under_root(const Project *p, const char *real);
 /* Coarsened kernels named in database files that were not given: their
  * launches there would not be rewritten (errors in thread mode unless
- * -external-launches, else warnings). */
-bool project_check_others(const Project *p, Vec *kernels, const Options *opt);
+ * -external-launches, else warnings).  With `refusal` (a -skip-unsafe
+ * trial), nothing is printed: the first error's text, with its place. */
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt, char **refusal);
 /* The offset of the first whole-word `name` in t at or after from, outside
  * comments and literals (directives included), or -1. */
 long text_find_word(const char *t, size_t len, size_t from, const char *name);
