@@ -931,11 +931,22 @@ static void group_files(const Group *h, TextCache *cache, Vec *out) {
 
 /* Whether group h names kernel `name` defined in file `def` (real path) of
  * another group, in a file that group's parse did not see (`theirs`): a
- * launch (its parse's) or the name as a word (its text, directives
- * included).  Not if h defines a kernel of that name in another file: then
- * the name is h's own kernel.  The place: file, line, column. */
+ * launch of a kernel of that name that h does not define (its parse's: a
+ * kernel of another namespace, a name made by token pasting), or the name
+ * as a word (its text, directives included) unless h defines a kernel of
+ * that name in another file (then the name is h's own kernel).  The place:
+ * file, line, column. */
 static bool named_apart(const Group *h, TextCache *cache, const char *name, const char *def, const Vec *theirs,
                         const char **file, int *line, int *col) {
+  for (int i = 0; i < h->uses.len; i++) {
+    UseRec *u = h->uses.items[i];
+    if (!strcmp(u->kernel, name) && !vec_has(theirs, u->file)) {
+      *file = u->file;
+      *line = u->line;
+      *col = u->col;
+      return true;
+    }
+  }
   Vec files;
   group_files(h, cache, &files);
   if (h->parsed.len) {
@@ -950,15 +961,6 @@ static bool named_apart(const Group *h, TextCache *cache, const char *name, cons
       if (vec_has(&t->defines, name) && strcmp(t->real, def))
         return false;
     }
-  for (int i = 0; i < h->uses.len; i++) {
-    UseRec *u = h->uses.items[i];
-    if (!strcmp(u->kernel, name) && !vec_has(theirs, u->file)) {
-      *file = u->file;
-      *line = u->line;
-      *col = u->col;
-      return true;
-    }
-  }
   for (int i = 0; i < files.len; i++) {
     TextFile *t = files.items[i];
     if (vec_has(theirs, t->real) || !strset_has(&t->words, name))
@@ -1015,9 +1017,9 @@ static bool check_groups_once(Gathered *gt, Vec *groups, TextCache *cache, const
         continue;
       drop_group(gt, r->g,
                  apart_reason(opt, file, line, col,
-                              "coarsened kernel '%s' is named here, in a file rewritten apart from it (a macro hid "
-                              "the kernel or this use from tfuse's reading of the files), so it would not be "
-                              "rewritten: the files of %s are left unchanged",
+                              "coarsened kernel '%s' is named here, in a file rewritten apart from it (its text did "
+                              "not show this use of it: a macro, a namespace), so it would not be rewritten: the "
+                              "files of %s are left unchanged",
                               r->kernel, r->g->first));
       return true;
     }
