@@ -32,7 +32,7 @@
  *   O  destination  staged  file     a changed file, staged (children only)
  *   P  file                          a file of the group's parse (real path)
  *   D  kernel  file  line  col       a kernel defined there (real path)
- *   U  kernel  file  line  col       a launch of a kernel no file of the group defines
+ *   U  kernel  file  line  col       a declaration or launch of a kernel no file of the group defines
  */
 #include "tfuse.h"
 
@@ -152,10 +152,17 @@ void record_parsed(const Project *p, const Unit *u) {
     if (fn->sym && fn->sym->is_global_fn)
       record_at("D", fn->sym->name, fn->loc);
   }
+  /* A kernel launched or declared here and defined in none of its files:
+   * a use of one defined elsewhere (launches first: the better place). */
   for (int i = 0; i < u->launches.len; i++) {
     const Node *call = u->launches.items[i];
     if (call->sym && call->sym->is_global_fn && !call->sym->body)
       record_at("U", call->sym->name, call->begin);
+  }
+  for (int i = 0; i < u->fn_decls.len; i++) {
+    const Node *fn = u->fn_decls.items[i];
+    if (fn->sym && fn->sym->is_global_fn && !fn->sym->body)
+      record_at("U", fn->sym->name, fn->loc);
   }
 }
 
@@ -213,7 +220,7 @@ typedef struct {
   Group *g;
 } OutRec;
 
-/* A launch of a kernel that its group does not define, where it is. */
+/* A declaration or launch of a kernel that its group does not define, where it is. */
 typedef struct {
   char *kernel, *file;
   int line, col;
@@ -227,7 +234,7 @@ struct Group {
   /* What its child's parse saw (nothing if it failed to parse): */
   Vec parsed;        /* char*: the real paths of its files */
   Vec defs;          /* char*[2]: a kernel it defines, the real path of the file that does */
-  Vec uses;          /* UseRec*: launches of kernels defined in none of its files */
+  Vec uses;          /* UseRec*: declarations and launches of kernels defined in none of its files */
   bool failed;       /* nothing of it is written */
 };
 
@@ -931,8 +938,9 @@ static void group_files(const Group *h, TextCache *cache, Vec *out) {
 
 /* Whether group h names kernel `name` defined in file `def` (real path) of
  * another group, in a file that group's parse did not see (`theirs`): a
- * launch of a kernel of that name that h does not define (its parse's: a
- * kernel of another namespace, a name made by token pasting), or the name
+ * declaration or launch of a kernel of that name that h does not define
+ * (its parse's: a kernel of another namespace, a name made by token
+ * pasting), or the name
  * as a word (its text, directives included) unless h defines a kernel of
  * that name in another file (then the name is h's own kernel).  The place:
  * file, line, column. */
