@@ -63,6 +63,46 @@ static bool vec_has(const Vec *v, const char *s) {
   return false;
 }
 
+/* A set of strings (open addressing, grows at half full). */
+typedef struct {
+  const char **slot;
+  size_t cap, count;
+} StrSet;
+
+static bool strset_add(StrSet *s, const char *str) {
+  if (2 * (s->count + 1) > s->cap) {
+    size_t ncap = s->cap ? 2 * s->cap : 64;
+    const char **ns = calloc(ncap, sizeof *ns);
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->slot[i]) {
+        size_t j = str_hash(s->slot[i]) & (ncap - 1);
+        while (ns[j])
+          j = (j + 1) & (ncap - 1);
+        ns[j] = s->slot[i];
+      }
+    free(s->slot);
+    s->slot = ns;
+    s->cap = ncap;
+  }
+  size_t j = str_hash(str) & (s->cap - 1);
+  while (s->slot[j] && strcmp(s->slot[j], str))
+    j = (j + 1) & (s->cap - 1);
+  if (s->slot[j])
+    return false;
+  s->slot[j] = str;
+  s->count++;
+  return true;
+}
+
+static bool strset_has(const StrSet *s, const char *str) {
+  if (!s->cap)
+    return false;
+  size_t j = str_hash(str) & (s->cap - 1);
+  while (s->slot[j] && strcmp(s->slot[j], str))
+    j = (j + 1) & (s->cap - 1);
+  return s->slot[j] != NULL;
+}
+
 static Buf records;              /* this run's (or this group's) lines */
 static const Project *rec_project; /* whose text kernels' offsets are in */
 static Vec rec_kernels;          /* Kernel*: those with a K line (malloc'd vector, not the arena's) */
@@ -218,6 +258,7 @@ typedef struct {
 typedef struct {
   char *dest, *staged, *file;
   Group *g;
+  const char *real; /* file's real path */
 } OutRec;
 
 /* A declaration or launch of a kernel that its group does not define, where it is. */
@@ -235,6 +276,8 @@ struct Group {
   Vec parsed;        /* char*: the real paths of its files */
   Vec defs;          /* char*[2]: a kernel it defines, the real path of the file that does */
   Vec uses;          /* UseRec*: declarations and launches of kernels defined in none of its files */
+  Vec files;         /* TextFile*: those of its parse, else its texts (check_groups) */
+  StrSet file_set;   /* their real paths */
   bool failed;       /* nothing of it is written */
 };
 
@@ -273,7 +316,7 @@ static void gather_lines(Gathered *gt, Group *g, char *text) {
       vec_push(&gt->matched, f[1]);
     } else if (!strcmp(f[0], "O") && n == 4) {
       OutRec *o = arena_alloc(sizeof *o);
-      *o = (OutRec){f[1], f[2], f[3], g};
+      *o = (OutRec){f[1], f[2], f[3], g, path_real(f[3])};
       vec_push(&gt->outs, o);
     } else if (g && !strcmp(f[0], "P") && n == 2) {
       vec_push(&g->parsed, f[1]);
@@ -292,46 +335,6 @@ static void gather_lines(Gathered *gt, Group *g, char *text) {
 }
 
 /* ---- the groups: which inputs share kernels, read as text ---- */
-
-/* A set of strings (open addressing, grows at half full). */
-typedef struct {
-  const char **slot;
-  size_t cap, count;
-} StrSet;
-
-static bool strset_add(StrSet *s, const char *str) {
-  if (2 * (s->count + 1) > s->cap) {
-    size_t ncap = s->cap ? 2 * s->cap : 64;
-    const char **ns = calloc(ncap, sizeof *ns);
-    for (size_t i = 0; i < s->cap; i++)
-      if (s->slot[i]) {
-        size_t j = str_hash(s->slot[i]) & (ncap - 1);
-        while (ns[j])
-          j = (j + 1) & (ncap - 1);
-        ns[j] = s->slot[i];
-      }
-    free(s->slot);
-    s->slot = ns;
-    s->cap = ncap;
-  }
-  size_t j = str_hash(str) & (s->cap - 1);
-  while (s->slot[j] && strcmp(s->slot[j], str))
-    j = (j + 1) & (s->cap - 1);
-  if (s->slot[j])
-    return false;
-  s->slot[j] = str;
-  s->count++;
-  return true;
-}
-
-static bool strset_has(const StrSet *s, const char *str) {
-  if (!s->cap)
-    return false;
-  size_t j = str_hash(str) & (s->cap - 1);
-  while (s->slot[j] && strcmp(s->slot[j], str))
-    j = (j + 1) & (s->cap - 1);
-  return s->slot[j] != NULL;
-}
 
 /* A file of the project read as text: its #include names, the kernels it
  * defines and the identifiers it uses that are kernels' names. */
@@ -925,15 +928,16 @@ static void drop_group(Gathered *gt, Group *g, const char *why) {
   }
 }
 
-/* A group's files: those its parse saw, else those its inputs reach as text. */
-static void group_files(const Group *h, TextCache *cache, Vec *out) {
-  if (!h->parsed.len) {
-    *out = h->texts;
-    return;
-  }
-  *out = (Vec){0};
-  for (int i = 0; i < h->parsed.len; i++)
-    vec_push(out, text_file(cache, h->parsed.items[i]));
+/* A group's files (check_groups): those its parse saw, else those its
+ * inputs reach as text; and the set of their real paths. */
+static void group_files(Group *h, TextCache *cache) {
+  if (!h->parsed.len)
+    h->files = h->texts;
+  else
+    for (int i = 0; i < h->parsed.len; i++)
+      vec_push(&h->files, text_file(cache, h->parsed.items[i]));
+  for (int i = 0; i < h->files.len; i++)
+    strset_add(&h->file_set, ((TextFile *)h->files.items[i])->real);
 }
 
 /* Whether group h names kernel `name` defined in file `def` (real path) of
@@ -944,19 +948,18 @@ static void group_files(const Group *h, TextCache *cache, Vec *out) {
  * as a word (its text, directives included) unless h defines a kernel of
  * that name in another file (then the name is h's own kernel).  The place:
  * file, line, column. */
-static bool named_apart(const Group *h, TextCache *cache, const char *name, const char *def, const Vec *theirs,
-                        const char **file, int *line, int *col) {
+static bool named_apart(const Group *h, const char *name, const char *def, const StrSet *theirs, const char **file,
+                        int *line, int *col) {
   for (int i = 0; i < h->uses.len; i++) {
     UseRec *u = h->uses.items[i];
-    if (!strcmp(u->kernel, name) && !vec_has(theirs, u->file)) {
+    if (!strcmp(u->kernel, name) && !strset_has(theirs, u->file)) {
       *file = u->file;
       *line = u->line;
       *col = u->col;
       return true;
     }
   }
-  Vec files;
-  group_files(h, cache, &files);
+  const Vec *files = &h->files;
   if (h->parsed.len) {
     for (int i = 0; i < h->defs.len; i++) {
       char **d = h->defs.items[i];
@@ -964,14 +967,14 @@ static bool named_apart(const Group *h, TextCache *cache, const char *name, cons
         return false;
     }
   } else
-    for (int i = 0; i < files.len; i++) {
-      TextFile *t = files.items[i];
+    for (int i = 0; i < files->len; i++) {
+      TextFile *t = files->items[i];
       if (vec_has(&t->defines, name) && strcmp(t->real, def))
         return false;
     }
-  for (int i = 0; i < files.len; i++) {
-    TextFile *t = files.items[i];
-    if (vec_has(theirs, t->real) || !strset_has(&t->words, name))
+  for (int i = 0; i < files->len; i++) {
+    TextFile *t = files->items[i];
+    if (strset_has(theirs, t->real) || !strset_has(&t->words, name))
       continue;
     Source src = {0};
     long at = source_load(&src, t->real) ? text_find_word(src.text, src.len, 0, name) : -1;
@@ -1007,7 +1010,7 @@ static bool coarsened_too(const Gathered *gt, const Group *h, const KernelRec *r
 }
 
 /* One pass of check_groups; whether it left a group out. */
-static bool check_groups_once(Gathered *gt, Vec *groups, TextCache *cache, const Options *opt) {
+static bool check_groups_once(Gathered *gt, Vec *groups, const Options *opt) {
   for (int i = 0; i < gt->kernels.len; i++) {
     KernelRec *r = gt->kernels.items[i];
     if (!r->g || r->g->failed || strcmp(r->decision, "coarsened"))
@@ -1021,7 +1024,7 @@ static bool check_groups_once(Gathered *gt, Vec *groups, TextCache *cache, const
       const char *file;
       int line, col;
       if (h == r->g || coarsened_too(gt, h, r) ||
-          !named_apart(h, cache, r->kernel, def ? def : r->file, &r->g->parsed, &file, &line, &col))
+          !named_apart(h, r->kernel, def ? def : r->file, &r->g->file_set, &file, &line, &col))
         continue;
       drop_group(gt, r->g,
                  apart_reason(opt, file, line, col,
@@ -1035,11 +1038,9 @@ static bool check_groups_once(Gathered *gt, Vec *groups, TextCache *cache, const
   /* One file staged by two groups: the same text once, else neither. */
   for (int i = 0; i < gt->outs.len; i++) {
     OutRec *a = gt->outs.items[i];
-    const char *ra = path_real(a->file);
     for (int j = i + 1; j < gt->outs.len; j++) {
       OutRec *b = gt->outs.items[j];
-      const char *rb = path_real(b->file);
-      if (!ra || !rb || strcmp(ra, rb) || a->g == b->g)
+      if (!a->real || !b->real || strcmp(a->real, b->real) || a->g == b->g)
         continue;
       size_t la = 0, lb = 0;
       char *ta = slurp(a->staged, &la), *tb = slurp(b->staged, &lb);
@@ -1069,8 +1070,12 @@ static bool check_groups_once(Gathered *gt, Vec *groups, TextCache *cache, const
  * were.  Each group's parse says which files it saw, which kernels it
  * defines and launches. */
 static void check_groups(Gathered *gt, Vec *groups, TextCache *cache, const Options *opt) {
-  while (check_groups_once(gt, groups, cache, opt))
+  for (int i = 0; i < groups->len; i++)
+    group_files(groups->items[i], cache);
+  while (check_groups_once(gt, groups, opt))
     ;
+  for (int i = 0; i < groups->len; i++)
+    free(((Group *)groups->items[i])->file_set.slot);
 }
 
 /* ---- summary and report ---- */
@@ -1422,7 +1427,7 @@ int schedule_project(Project *p, Options *opt) {
       const char *stage_in = arena_printf("%s/input", stage);
       OutRec *o = arena_alloc(sizeof *o);
       *o = (OutRec){(char *)(opt->output ? opt->output : "-"), (char *)stage_in,
-                    (char *)((Input *)p->inputs.items[0])->path, NULL};
+                    (char *)((Input *)p->inputs.items[0])->path, NULL, NULL};
       if (source_load(&in, o->file) && write_whole(stage_in, in.text, in.len))
         vec_push(&gt.outs, o);
     }
