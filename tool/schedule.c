@@ -239,7 +239,8 @@ typedef struct Group Group;
 typedef struct {
   char *file, *kernel, *decision, *factor, *reason;
   int line, col;
-  Group *g; /* the group that recorded it */
+  Group *g;         /* the group that recorded it */
+  const char *real; /* file's real path (NULL if none) */
 } KernelRec;
 
 typedef struct {
@@ -306,7 +307,7 @@ static void gather_lines(Gathered *gt, Group *g, char *text) {
     int n = split_fields(arena_strdup(line), f, 8);
     if (!strcmp(f[0], "K") && n == 8) {
       KernelRec *r = arena_alloc(sizeof *r);
-      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g};
+      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g, g ? path_real(f[1]) : NULL};
       vec_push(&gt->kernels, r);
     } else if (!strcmp(f[0], "F") && n == 4) {
       FileRec *r = arena_alloc(sizeof *r);
@@ -844,7 +845,7 @@ static void gather_lost(Gathered *gt, const Group *g, const char *why) {
   }
   for (int i = 0; i < g->kernels.len; i++) {
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL};
     vec_push(&gt->kernels, r);
   }
 }
@@ -860,7 +861,7 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
     if (have)
       continue;
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL};
     vec_push(&gt->kernels, r);
   }
 }
@@ -1003,7 +1004,7 @@ static bool coarsened_too(const Gathered *gt, const Group *h, const KernelRec *r
   for (int i = 0; i < gt->kernels.len; i++) {
     KernelRec *o = gt->kernels.items[i];
     if (o->g == h && !h->failed && !strcmp(o->decision, "coarsened") && !strcmp(o->kernel, r->kernel) &&
-        !strcmp(o->file, r->file) && !strcmp(o->factor, r->factor))
+        o->real && r->real && !strcmp(o->real, r->real) && !strcmp(o->factor, r->factor))
       return true;
   }
   return false;
@@ -1018,13 +1019,12 @@ static bool check_groups_once(Gathered *gt, Vec *groups, const Options *opt) {
     /* Block mode with -external-launches: the user launches it elsewhere. */
     if (opt->external_launches && strstr(r->factor, " block."))
       continue;
-    const char *def = path_real(r->file);
     for (int j = 0; j < groups->len; j++) {
       Group *h = groups->items[j];
       const char *file;
       int line, col;
       if (h == r->g || coarsened_too(gt, h, r) ||
-          !named_apart(h, r->kernel, def ? def : r->file, &r->g->file_set, &file, &line, &col))
+          !named_apart(h, r->kernel, r->real ? r->real : r->file, &r->g->file_set, &file, &line, &col))
         continue;
       drop_group(gt, r->g,
                  apart_reason(opt, file, line, col,
