@@ -17,11 +17,13 @@
  * succeeded.  Then the closing summary (stderr) and the -report-json file.
  *
  * The texts can miss a kernel (defined or named through a macro, a header
- * included through one): each child's parse also says which files it saw,
- * which kernels it defines and which it launches without defining them,
- * and before writing the parent leaves out (check_groups) a group whose
- * coarsened kernel another group names in a file only that group saw, and
- * two groups that staged one file with different texts.
+ * included through one, a kernel of another namespace): each child's parse
+ * also says which files it saw, which kernels it defines and which it
+ * declares or launches without defining them, and before writing, the
+ * parent leaves out (check_groups) a group whose coarsened kernel another
+ * group names in a file only that group saw (unless it coarsened that
+ * kernel alike), and two groups that staged one file with different texts.
+ * A group stopped by -timeout, or that crashed, fails as a whole.
  *
  * Records, one line each, tab-separated, fields with tabs, newlines and
  * backslashes escaped (record_* below, kept by every run, a single file's
@@ -47,7 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- records ---- */
+/* ---- sets ---- */
 
 static bool vec_has_item(const Vec *v, const void *item) {
   for (int i = 0; i < v->len; i++)
@@ -102,6 +104,8 @@ static bool strset_has(const StrSet *s, const char *str) {
     j = (j + 1) & (s->cap - 1);
   return s->slot[j] != NULL;
 }
+
+/* ---- records ---- */
 
 static Buf records;              /* this run's (or this group's) lines */
 static const Project *rec_project; /* whose text kernels' offsets are in */
