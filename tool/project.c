@@ -9,7 +9,7 @@
  * project_render applies the edits file by file (tool/edit.c), and
  * project_write writes every changed file, all or none:
  *   -o FILE or standard output  one input, and no header changed
- *   -i                          each changed file in place
+ *   -i                          each changed file in place (a symbolic link's target)
  *   -out-dir DIR                each changed file at DIR/<its path under the root>
  */
 #include "tfuse.h"
@@ -264,9 +264,9 @@ bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs) {
 const char *project_destination(const Project *p, const Output *o, const Options *opt) {
   if (!opt->in_place && !opt->out_dir)
     return opt->output ? opt->output : "-";
-  if (!opt->out_dir)
-    return o->file->path;
   const char *real = path_real(o->file->path);
+  if (!opt->out_dir) /* through a symbolic link: the file every other name of it reaches */
+    return real ? real : o->file->path;
   if (!real || !project_under_root(p, real)) {
     error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", o->file->path, p->root);
     return NULL;
