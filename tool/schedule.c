@@ -516,7 +516,9 @@ static TextFile *text_file(TextCache *c, const char *real) {
         while (k < len && (t[k] == ' ' || t[k] == '\t'))
           k++;
         size_t e = skip_ident(t, len, k);
-        if ((e - k == 7 && !strncmp(t + k, "include", 7)) || (e - k == 12 && !strncmp(t + k, "include_next", 12))) {
+        bool include =
+            (e - k == 7 && !strncmp(t + k, "include", 7)) || (e - k == 12 && !strncmp(t + k, "include_next", 12));
+        if (include) {
           while (e < len && (t[e] == ' ' || t[e] == '\t'))
             e++;
           char close = e < len && t[e] == '"' ? '"' : e < len && t[e] == '<' ? '>' : 0;
@@ -536,7 +538,8 @@ static TextFile *text_file(TextCache *c, const char *real) {
           if (len - p >= 5 && !strncmp(t + p, "tfuse", 5))
             last_pragma = i;
         }
-        directive_words(t, len, e, seen);
+        if (!include)
+          directive_words(t, len, e, seen); /* not a header's name: <thrust/copy.h> names no kernel 'copy' */
         /* The rest of the directive (with its continuation lines). */
         while (k < len && t[k] != '\n')
           k += t[k] == '\\' && k + 1 < len ? 2 : 1;
