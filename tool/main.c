@@ -95,7 +95,8 @@ static int drop_unlaunchable(Unit *u, Project *proj, Vec *done, Vec *done_edits,
     vec_push(&one, k);
     EditList scratch = {0};
     diag_begin_trial();
-    bool ok = launch_rewrite(u, &one, opt, &scratch) && project_check_others(proj, &one, opt);
+    char *refusal = NULL;
+    bool ok = launch_rewrite(u, &one, opt, &scratch) && project_check_others(proj, &one, opt, &refusal);
     char *msg;
     unsigned off;
     int n = diag_end_trial(&msg, &off);
@@ -105,7 +106,7 @@ static int drop_unlaunchable(Unit *u, Project *proj, Vec *done, Vec *done_edits,
       i++;
       continue;
     }
-    leave_unchanged(k, off, msg);
+    leave_unchanged(k, off, msg ? msg : refusal);
     for (int j = i; j + 1 < done->len; j++) {
       done->items[j] = done->items[j + 1];
       done_edits->items[j] = done_edits->items[j + 1];
@@ -168,7 +169,7 @@ int coarsen_project(Project *proj, Options *opt, const char *drops_in, char **dr
     if (error_count())
       goto out;
   }
-  record_parsed(proj);
+  record_parsed(proj, &unit);
   if (kernels.len == 0 && !opt->group_run && !opt->all_kernels)
     warning_plain("no kernel in %s%s%s is marked '#pragma tfuse coarsen' or named with -kernel; "
                   "the output is the input unchanged", proj->inputs.len == 1 ? "'" : "",
@@ -221,7 +222,7 @@ int coarsen_project(Project *proj, Options *opt, const char *drops_in, char **dr
   }
   if (!launch_rewrite(&unit, &done_kernels, opt, &edits))
     goto out;
-  if (!project_check_others(proj, &done_kernels, opt))
+  if (!project_check_others(proj, &done_kernels, opt, NULL))
     goto out;
   /* Each changed file starts with the prelude its rewrites use. */
   bool check_header = opt->check || tuned > 0; /* the tuning runtime uses the check header's types */

@@ -49,6 +49,8 @@ static const char usage_text[] =
     "  -keep-going            a file that cannot be parsed or a kernel that cannot be coarsened is\n"
     "                         reported and left unchanged; the rest is written (implies -skip-unsafe)\n"
     "  -j N                   parse and rewrite N groups of files at once (default 1)\n"
+    "  -timeout SECONDS       stop a group of files still being rewritten after SECONDS (a failure:\n"
+    "                         with -keep-going its files are left unchanged)\n"
     "  -report-json FILE      write one record per kernel and per file (the decision and why) to FILE\n"
     "  -external-launches     a thread-mode kernel may be launched outside these files (its\n"
     "                         launches there must divide the block by K themselves)\n"
@@ -397,6 +399,13 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       if (*end || n < 1 || n > 1024)
         return usage_error("invalid value '%s' for -j: expected a number of jobs from 1 to 1024%s", value, "");
       opt->jobs = (int)n;
+    } else if (FLAG("timeout")) {
+      NEED_VALUE();
+      char *end;
+      double t = strtod(value, &end);
+      if (*end || !(t > 0 && t <= 1e6))
+        return usage_error("invalid value '%s' for -timeout: expected seconds, more than 0%s", value, "");
+      opt->timeout = t;
     } else if (FLAG("report-json")) {
       NEED_VALUE();
       opt->report_json = value;

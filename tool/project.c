@@ -9,7 +9,7 @@
  * project_render applies the edits file by file (tool/edit.c), and
  * project_write writes every changed file, all or none:
  *   -o FILE or standard output  one input, and no header changed
- *   -i                          each changed file in place
+ *   -i                          each changed file in place (a symbolic link's target)
  *   -out-dir DIR                each changed file at DIR/<its path under the root>
  */
 #include "tfuse.h"
@@ -141,31 +141,32 @@ bool project_open(Project *p, const Options *opt) {
 }
 
 
-/* The offset of the first `NAME<<<` or `NAME<...><<<` in text (outside
- * comments and literals), or -1. */
-static long find_launch(const Source *f, const char *name) {
-  const char *t = f->text;
-  size_t len = f->len, nl = strlen(name);
-  for (size_t i = 0; i < len;) {
+long text_find_word(const char *t, size_t len, size_t from, const char *name) {
+  size_t nl = strlen(name);
+  for (size_t i = from; i < len;) {
     size_t j = skip_comment_or_literal(t, len, i);
     if (j != i) {
       i = j;
       continue;
     }
-    bool word = !(i > 0 && ident_char(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
-                !(i + nl < len && ident_char(t[i + nl]));
-    if (!word) {
-      i++;
-      continue;
-    }
-    if (launch_chevrons(f, (unsigned)(i + nl)))
+    if (!(i > 0 && ident_char(t[i - 1])) && i + nl <= len && !strncmp(t + i, name, nl) &&
+        !(i + nl < len && ident_char(t[i + nl])))
       return (long)i;
-    i += nl;
+    i++;
   }
   return -1;
 }
 
-bool project_check_others(const Project *p, Vec *kernels, const Options *opt) {
+/* The offset of the first `NAME<<<` or `NAME<...><<<` in text (outside
+ * comments and literals), or -1. */
+static long find_launch(const Source *f, const char *name) {
+  for (long i = 0; (i = text_find_word(f->text, f->len, (size_t)i, name)) >= 0; i += (long)strlen(name))
+    if (launch_chevrons(f, (unsigned)i + (unsigned)strlen(name)))
+      return i;
+  return -1;
+}
+
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt, char **refusal) {
   bool ok = true;
   for (int i = 0; i < p->others.len; i++) {
     Source f = {0};
@@ -184,10 +185,17 @@ bool project_check_others(const Project *p, Vec *kernels, const Options *opt) {
       bool error = k->p.mode == MODE_THREAD && !opt->external_launches;
       if (k->p.mode == MODE_BLOCK && opt->external_launches)
         continue;
-      diag_in_file(&f, (unsigned)at,
-                   error, "launch of coarsened kernel '%s' in a file that is not among the files given: it would "
-                          "not be rewritten%s",
-                   k->sym->name, error ? "; give this file too (or -external-launches)" : "");
+      if (refusal && error && !*refusal) {
+        int line, col;
+        source_linecol(&f, (unsigned)at, &line, &col);
+        *refusal = arena_printf("launched at %s:%d:%d, in a file that is not among the files given: that launch "
+                                "would not be rewritten; give this file too (or -external-launches)",
+                                f.path, line, col);
+      } else if (!refusal)
+        diag_in_file(&f, (unsigned)at,
+                     error, "launch of coarsened kernel '%s' in a file that is not among the files given: it would "
+                            "not be rewritten%s",
+                     k->sym->name, error ? "; give this file too (or -external-launches)" : "");
       ok &= !error;
     }
   }
@@ -256,9 +264,9 @@ bool project_render(Project *p, EditList *el, const Options *opt, Vec *outs) {
 const char *project_destination(const Project *p, const Output *o, const Options *opt) {
   if (!opt->in_place && !opt->out_dir)
     return opt->output ? opt->output : "-";
-  if (!opt->out_dir)
-    return o->file->path;
   const char *real = path_real(o->file->path);
+  if (!opt->out_dir) /* through a symbolic link: the file every other name of it reaches */
+    return real ? real : o->file->path;
   if (!real || !project_under_root(p, real)) {
     error_plain("'%s' is not under the root '%s', so it has no place under -out-dir", o->file->path, p->root);
     return NULL;

@@ -4,9 +4,9 @@
  * Contract: schedule_project takes the project that project_open made
  * (several inputs, or -keep-going, -j or -report-json) and splits its
  * inputs into groups that share nothing tfuse could rewrite: two inputs
- * are in one group when their texts (each with the headers under the root
- * that it includes, read as text) reach one kernel's definition, or one
- * declares or launches a kernel whose definition only the other reaches.  A kernel and every launch of it are then in one group,
+ * are in one group when one's text (with the headers under the root that
+ * it includes, read as text) defines or names a kernel that the other's
+ * defines or names.  A kernel and every launch of it are then in one group,
  * so a group can be rewritten alone.  Each group is rewritten by
  * coarsen_project_all (tool/main.c) in a child process, -j at a time: its
  * translation units die with it (memory is that of the largest group, not
@@ -16,12 +16,25 @@
  * at the end: all or none, or with -keep-going those of the groups that
  * succeeded.  Then the closing summary (stderr) and the -report-json file.
  *
- * Records, one line each, tab-separated (record_* below, kept by every
- * run, a single file's too, for -v and -report-json):
+ * The texts can miss a kernel (defined or named through a macro, a header
+ * included through one, a kernel of another namespace): each child's parse
+ * also says which files it saw, which kernels it defines and which it
+ * declares or launches without defining them, and before writing, the
+ * parent leaves out (check_groups) a group whose coarsened kernel another
+ * group names in a file only that group saw (unless it coarsened that
+ * kernel alike), and two groups that staged one file with different texts.
+ * A group stopped by -timeout, or that crashed, fails as a whole.
+ *
+ * Records, one line each, tab-separated, fields with tabs, newlines and
+ * backslashes escaped (record_* below, kept by every run, a single file's
+ * too, for -v and -report-json):
  *   K  file  line  col  kernel  decision  factor  reason
  *   F  file  status  reason          status: parsed, failed
  *   M  name                          a -kernel NAME this group defines
  *   O  destination  staged  file     a changed file, staged (children only)
+ *   P  file                          a file of the group's parse (real path)
+ *   D  kernel  file  line  col       a kernel defined there (real path)
+ *   U  kernel  file  line  col       a declaration or launch of a kernel no file of the group defines
  */
 #include "tfuse.h"
 
@@ -33,178 +46,17 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-/* ---- records ---- */
+/* ---- sets ---- */
 
-static Buf records;              /* this run's (or this group's) lines */
-static const Project *rec_project; /* whose text kernels' offsets are in */
-static Vec rec_kernels;          /* Kernel*: those with a K line (malloc'd vector, not the arena's) */
-
-static void rec_field(Buf *b, const char *s) {
-  buf_puts(b, "\t");
-  for (; s && *s; s++)
-    buf_add(b, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
-}
-
-void record_begin(const Project *p) {
-  buf_free(&records);
-  rec_project = p;
-  free(rec_kernels.items);
-  rec_kernels = (Vec){0};
-}
-
-static bool recorded(const Kernel *k) {
-  for (int i = 0; i < rec_kernels.len; i++)
-    if (rec_kernels.items[i] == k)
+static bool vec_has_item(const Vec *v, const void *item) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == item)
       return true;
   return false;
 }
-
-void record_kernel(Kernel *k, const char *decision, const char *reason) {
-  if (recorded(k))
-    return;
-  if (rec_kernels.len == rec_kernels.cap) {
-    rec_kernels.cap = rec_kernels.cap ? 2 * rec_kernels.cap : 16;
-    rec_kernels.items = realloc(rec_kernels.items, sizeof(void *) * (size_t)rec_kernels.cap);
-  }
-  rec_kernels.items[rec_kernels.len++] = k;
-  const char *path = "?";
-  int line = 0, col = 0;
-  if (rec_project && rec_project->text.text)
-    source_locate(&rec_project->text, k->fn->loc, &path, &line, &col);
-  buf_puts(&records, "K");
-  rec_field(&records, path);
-  buf_printf(&records, "\t%d\t%d", line, col);
-  rec_field(&records, k->sym->name);
-  rec_field(&records, decision);
-  rec_field(&records, k->p.factor == FACTOR_AUTO ? "auto"
-                                                 : arena_printf("%s %s.%s", params_factor_text(&k->p),
-                                                                mode_name(k->p.mode), params_dim_text(&k->p)));
-  rec_field(&records, reason ? reason : "");
-  buf_puts(&records, "\n");
-}
-
-static void record_file(const char *path, const char *status, const char *reason) {
-  buf_puts(&records, "F");
-  rec_field(&records, path);
-  rec_field(&records, status);
-  rec_field(&records, reason ? reason : "");
-  buf_puts(&records, "\n");
-}
-
-void record_written(const Vec *outputs) {
-  for (int i = 0; i < outputs->len; i++)
-    record_file(((Output *)outputs->items[i])->file->path, "written", NULL);
-}
-
-void record_parsed(const Project *p) {
-  for (int i = 0; i < p->files.len; i++)
-    record_file(((Source *)p->files.items[i])->path, "parsed", NULL);
-}
-
-static const char *failure_reason(const char *what) {
-  const char *e = diag_first_error();
-  return e ? arena_printf("%s (%s)", what, e) : what;
-}
-
-void record_parse_failure(const Project *p) {
-  const char *why = failure_reason("does not parse");
-  for (int i = 0; i < p->inputs.len; i++)
-    record_file(((Input *)p->inputs.items[i])->path, "failed", why);
-}
-
-void record_failure(const Vec *kernels) {
-  const char *why = failure_reason("the rewrite of its files failed");
-  for (int i = 0; i < kernels->len; i++) {
-    Kernel *k = kernels->items[i];
-    if (k->p.factor != 1)
-      record_kernel(k, "unchanged", why);
-  }
-}
-
-void schedule_kernel_matched(const char *name) {
-  buf_puts(&records, "M");
-  rec_field(&records, name);
-  buf_puts(&records, "\n");
-}
-
-/* ---- what the parent gathers ---- */
-
-typedef struct {
-  char *file, *kernel, *decision, *factor, *reason;
-  int line, col;
-} KernelRec;
-
-typedef struct {
-  char *file, *status, *reason;
-} FileRec;
-
-typedef struct {
-  Vec kernels; /* KernelRec* */
-  Vec files;   /* FileRec* */
-  Vec matched; /* char* */
-  Vec outs;    /* char*[2]: destination, staged file */
-  int groups, failed_groups;
-} Gathered;
-
-/* Splits one record line into its tab-separated fields (at most max). */
-static int split_fields(char *line, char **f, int max) {
-  int n = 0;
-  for (char *p = line; n < max;) {
-    f[n++] = p;
-    char *t = strchr(p, '\t');
-    if (!t)
-      break;
-    *t = 0;
-    p = t + 1;
-  }
-  return n;
-}
-
-static void gather_lines(Gathered *g, char *text) {
-  for (char *line = text; line && *line;) {
-    char *nl = strchr(line, '\n');
-    if (nl)
-      *nl = 0;
-    char *f[8] = {0};
-    int n = split_fields(arena_strdup(line), f, 8);
-    if (!strcmp(f[0], "K") && n == 8) {
-      KernelRec *r = arena_alloc(sizeof *r);
-      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3])};
-      vec_push(&g->kernels, r);
-    } else if (!strcmp(f[0], "F") && n == 4) {
-      FileRec *r = arena_alloc(sizeof *r);
-      *r = (FileRec){f[1], f[2], f[3]};
-      vec_push(&g->files, r);
-    } else if (!strcmp(f[0], "M") && n == 2) {
-      vec_push(&g->matched, f[1]);
-    } else if (!strcmp(f[0], "O") && n == 4) {
-      char **o = arena_alloc(3 * sizeof *o);
-      o[0] = f[1];
-      o[1] = f[2];
-      o[2] = f[3];
-      vec_push(&g->outs, o);
-    }
-    line = nl ? nl + 1 : NULL;
-  }
-}
-
-/* ---- the groups: which inputs share kernels, read as text ---- */
-
-/* A file of the project read as text: its #include names, the kernels it
- * defines and the identifiers it uses that are kernels' names. */
-typedef struct {
-  const char *real;
-  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters */
-  Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
-  Vec annotated; /* char*: those of them after a `#pragma tfuse` */
-  Vec named;     /* char*: kernels it may use defined elsewhere: declared with __global__ (no body), or launched */
-} TextFile;
-
-typedef struct {
-  Vec files; /* TextFile* */
-} TextCache;
 
 static bool vec_has(const Vec *v, const char *s) {
   for (int i = 0; i < v->len; i++)
@@ -253,15 +105,267 @@ static bool strset_has(const StrSet *s, const char *str) {
   return s->slot[j] != NULL;
 }
 
+/* ---- records ---- */
+
+static Buf records;              /* this run's (or this group's) lines */
+static const Project *rec_project; /* whose text kernels' offsets are in */
+static Vec rec_kernels;          /* Kernel*: those with a K line (malloc'd vector, not the arena's) */
+
+/* A field: a tab, then the text with its tabs, newlines and backslashes
+ * escaped (a file's name may hold any of them; unescape undoes it). */
+static void rec_field(Buf *b, const char *s) {
+  buf_puts(b, "\t");
+  for (; s && *s; s++)
+    buf_puts(b, *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\\' ? "\\\\" : (char[2]){*s, 0});
+}
+
+static char *unescape(char *s) {
+  char *w = s;
+  for (char *r = s; *r; r++)
+    *w++ = *r != '\\' || !r[1] ? *r : *++r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+  *w = 0;
+  return s;
+}
+
+void record_begin(const Project *p) {
+  buf_free(&records);
+  rec_project = p;
+  free(rec_kernels.items);
+  rec_kernels = (Vec){0};
+}
+
+void record_kernel(Kernel *k, const char *decision, const char *reason) {
+  if (vec_has_item(&rec_kernels, k))
+    return;
+  if (rec_kernels.len == rec_kernels.cap) {
+    rec_kernels.cap = rec_kernels.cap ? 2 * rec_kernels.cap : 16;
+    rec_kernels.items = realloc(rec_kernels.items, sizeof(void *) * (size_t)rec_kernels.cap);
+  }
+  rec_kernels.items[rec_kernels.len++] = k;
+  const char *path = "?";
+  int line = 0, col = 0;
+  if (rec_project && rec_project->text.text)
+    source_locate(&rec_project->text, k->fn->loc, &path, &line, &col);
+  buf_puts(&records, "K");
+  rec_field(&records, path);
+  buf_printf(&records, "\t%d\t%d", line, col);
+  rec_field(&records, k->sym->name);
+  rec_field(&records, decision);
+  rec_field(&records, k->p.factor == FACTOR_AUTO ? "auto"
+                                                 : arena_printf("%s %s.%s", params_factor_text(&k->p),
+                                                                mode_name(k->p.mode), params_dim_text(&k->p)));
+  rec_field(&records, reason ? reason : "");
+  buf_puts(&records, "\n");
+}
+
+static void record_file(const char *path, const char *status, const char *reason) {
+  buf_puts(&records, "F");
+  rec_field(&records, path);
+  rec_field(&records, status);
+  rec_field(&records, reason ? reason : "");
+  buf_puts(&records, "\n");
+}
+
+void record_written(const Vec *outputs) {
+  for (int i = 0; i < outputs->len; i++)
+    record_file(((Output *)outputs->items[i])->file->path, "written", NULL);
+}
+
+/* A kernel's name and where it is, in a record. */
+static void record_at(const char *tag, const char *name, unsigned off) {
+  const char *path = "?";
+  int line = 0, col = 0;
+  source_locate(&rec_project->text, off, &path, &line, &col);
+  const char *real = path_real(path);
+  buf_puts(&records, tag);
+  rec_field(&records, name);
+  rec_field(&records, real ? real : path);
+  buf_printf(&records, "\t%d\t%d\n", line, col);
+}
+
+void record_parsed(const Project *p, const Unit *u) {
+  for (int i = 0; i < p->files.len; i++) {
+    const char *path = ((Source *)p->files.items[i])->path, *real = path_real(path);
+    record_file(path, "parsed", NULL);
+    buf_puts(&records, "P");
+    rec_field(&records, real ? real : path);
+    buf_puts(&records, "\n");
+  }
+  for (int i = 0; i < u->functions.len; i++) {
+    const Node *fn = u->functions.items[i];
+    if (fn->sym && fn->sym->is_global_fn)
+      record_at("D", fn->sym->name, fn->loc);
+  }
+  /* A kernel launched or declared here and defined in none of its files:
+   * a use of one defined elsewhere (launches first: the better place). */
+  for (int i = 0; i < u->launches.len; i++) {
+    const Node *call = u->launches.items[i];
+    if (call->sym && call->sym->is_global_fn && !call->sym->body)
+      record_at("U", call->sym->name, call->begin);
+  }
+  for (int i = 0; i < u->fn_decls.len; i++) {
+    const Node *fn = u->fn_decls.items[i];
+    if (fn->sym && fn->sym->is_global_fn && !fn->sym->body)
+      record_at("U", fn->sym->name, fn->loc);
+  }
+}
+
+static const char *failure_reason(const char *what) {
+  const char *e = diag_first_error();
+  return e ? arena_printf("%s (%s)", what, e) : what;
+}
+
+void record_parse_failure(const Project *p) {
+  const char *why = failure_reason("does not parse");
+  for (int i = 0; i < p->inputs.len; i++)
+    record_file(((Input *)p->inputs.items[i])->path, "failed", why);
+}
+
+void record_failure(const Vec *kernels) {
+  const char *why = failure_reason("the rewrite of its files failed");
+  for (int i = 0; i < kernels->len; i++) {
+    Kernel *k = kernels->items[i];
+    if (k->p.factor != 1)
+      record_kernel(k, "unchanged", why);
+  }
+}
+
+void schedule_kernel_matched(const char *name) {
+  buf_puts(&records, "M");
+  rec_field(&records, name);
+  buf_puts(&records, "\n");
+}
+
+/* ---- what the parent gathers ---- */
+
+typedef struct Group Group;
+
+typedef struct {
+  char *file, *kernel, *decision, *factor, *reason;
+  int line, col;
+  Group *g;         /* the group that recorded it */
+  const char *real; /* file's real path (NULL if none) */
+} KernelRec;
+
+typedef struct {
+  char *file, *status, *reason;
+} FileRec;
+
+typedef struct {
+  Vec kernels; /* KernelRec* */
+  Vec files;   /* FileRec* */
+  Vec matched; /* char* */
+  Vec outs;    /* OutRec* */
+  int groups, failed_groups;
+} Gathered;
+
+/* A changed file a group staged. */
+typedef struct {
+  char *dest, *staged, *file;
+  Group *g;
+  const char *real; /* file's real path */
+} OutRec;
+
+/* A declaration or launch of a kernel that its group does not define, where it is. */
+typedef struct {
+  char *kernel, *file;
+  int line, col;
+} UseRec;
+
+struct Group {
+  Vec inputs;        /* Input* */
+  Vec kernels;       /* char*: the kernels its files define that this run selects */
+  const char *first; /* its first input's path, for progress */
+  Vec texts;         /* TextFile*: the files its inputs reach, read as text */
+  /* What its child's parse saw (nothing if it failed to parse): */
+  Vec parsed;        /* char*: the real paths of its files */
+  Vec defs;          /* char*[2]: a kernel it defines, the real path of the file that does */
+  Vec uses;          /* UseRec*: declarations and launches of kernels defined in none of its files */
+  Vec files;         /* TextFile*: those of its parse, else its texts (check_groups) */
+  StrSet file_set;   /* their real paths */
+  bool failed;       /* nothing of it is written */
+};
+
+/* Splits one record line into its tab-separated fields (at most max). */
+static int split_fields(char *line, char **f, int max) {
+  int n = 0;
+  for (char *p = line; n < max;) {
+    f[n++] = p;
+    char *t = strchr(p, '\t');
+    if (!t)
+      break;
+    *t = 0;
+    p = t + 1;
+  }
+  for (int i = 0; i < n; i++)
+    unescape(f[i]);
+  return n;
+}
+
+static void gather_lines(Gathered *gt, Group *g, char *text) {
+  for (char *line = text; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl)
+      *nl = 0;
+    char *f[8] = {0};
+    int n = split_fields(arena_strdup(line), f, 8);
+    if (!strcmp(f[0], "K") && n == 8) {
+      KernelRec *r = arena_alloc(sizeof *r);
+      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g, g ? path_real(f[1]) : NULL};
+      vec_push(&gt->kernels, r);
+    } else if (!strcmp(f[0], "F") && n == 4) {
+      FileRec *r = arena_alloc(sizeof *r);
+      *r = (FileRec){f[1], f[2], f[3]};
+      vec_push(&gt->files, r);
+    } else if (!strcmp(f[0], "M") && n == 2) {
+      vec_push(&gt->matched, f[1]);
+    } else if (!strcmp(f[0], "O") && n == 4) {
+      OutRec *o = arena_alloc(sizeof *o);
+      *o = (OutRec){f[1], f[2], f[3], g, path_real(f[3])};
+      vec_push(&gt->outs, o);
+    } else if (g && !strcmp(f[0], "P") && n == 2) {
+      vec_push(&g->parsed, f[1]);
+    } else if (g && !strcmp(f[0], "D") && n == 5) {
+      char **d = arena_alloc(2 * sizeof *d);
+      d[0] = f[1];
+      d[1] = f[2];
+      vec_push(&g->defs, d);
+    } else if (g && !strcmp(f[0], "U") && n == 5) {
+      UseRec *u = arena_alloc(sizeof *u);
+      *u = (UseRec){f[1], f[2], atoi(f[3]), atoi(f[4])};
+      vec_push(&g->uses, u);
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+}
+
+/* ---- the groups: which inputs share kernels, read as text ---- */
+
+/* A file of the project read as text: its #include names, the kernels it
+ * defines and the identifiers it uses that are kernels' names. */
+typedef struct {
+  const char *real;
+  Vec includes;  /* char*: "name" (quoted) or <name> as written, with its delimiters, or a macro's name */
+  Vec include_macros; /* char*[2]: an object-like macro defined as "name" or <name>, and that text */
+  Vec defines;   /* char*: kernels defined (`__global__ ... name(...) {`) */
+  Vec annotated; /* char*: those of them after a `#pragma tfuse` */
+  Vec idents;    /* char*: every identifier, once (to meet the kernels' names later) */
+  Vec named;     /* char*: kernels it may use defined elsewhere: declared with __global__ (no body), or launched */
+  StrSet words;  /* the identifiers, those of its directives' bodies too (malloc'd slots) */
+} TextFile;
+
+typedef struct {
+  Vec files; /* TextFile* */
+} TextCache;
+
 static size_t skip_ident(const char *t, size_t len, size_t i) {
   while (i < len && ident_char(t[i]))
     i++;
   return i;
 }
 
-/* After `__global__` at i: the kernel's name (NULL if none is found), and
- * whether this is a definition (its parameter list is followed by a body)
- * or a declaration (a `;`).  The name is the last
+/* After `__global__` at i: the kernel's name if this is a definition (its
+ * parameter list is followed by a body), else NULL.  The name is the last
  * identifier before the first `(` outside attribute lists
  * (`__launch_bounds__(...)`, `__attribute__((...))`), a `<...>` right
  * before that `(` (an explicit specialization) skipped. */
@@ -346,6 +450,47 @@ static char *kernel_declared_at(const char *t, size_t len, size_t i, bool *defin
   return NULL;
 }
 
+/* The identifiers of a directive's body from i (a macro's definition may
+ * name a kernel), comments and literals left out. */
+static void directive_words(const char *t, size_t len, size_t i, StrSet *words) {
+  while (i < len && t[i] != '\n') {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    if (ident_char(t[i]) && !(t[i] >= '0' && t[i] <= '9') && !(i > 0 && ident_char(t[i - 1]))) {
+      size_t e = skip_ident(t, len, i);
+      strset_add(words, arena_strndup(t + i, e - i));
+      i = e;
+      continue;
+    }
+    i += t[i] == '\\' && i + 1 < len ? 2 : 1;
+  }
+}
+
+/* After `#define` at i: an object-like macro whose text is a header's
+ * name, for an `#include NAME` (a computed include). */
+static void include_macro(TextFile *f, const char *t, size_t len, size_t i) {
+  while (i < len && (t[i] == ' ' || t[i] == '\t'))
+    i++;
+  size_t e = skip_ident(t, len, i), q = e;
+  if (e == i || e >= len || (t[e] != ' ' && t[e] != '\t'))
+    return;
+  while (q < len && (t[q] == ' ' || t[q] == '\t'))
+    q++;
+  char close = q < len && t[q] == '"' ? '"' : q < len && t[q] == '<' ? '>' : 0;
+  size_t r = q + 1;
+  while (close && r < len && t[r] != close && t[r] != '\n')
+    r++;
+  if (!close || r >= len || t[r] != close)
+    return;
+  char **m = arena_alloc(2 * sizeof *m);
+  m[0] = arena_strndup(t + i, e - i);
+  m[1] = arena_strndup(t + q, r - q + 1);
+  vec_push(&f->include_macros, m);
+}
+
 /* Reads a file once: its includes, kernels and identifiers (its text stays
  * in the arena: a tree's sources are small beside a parse). */
 static TextFile *text_file(TextCache *c, const char *real) {
@@ -362,7 +507,7 @@ static TextFile *text_file(TextCache *c, const char *real) {
     return f;
   const char *t = src.text;
   size_t len = src.len;
-  StrSet seen = {0};
+  StrSet *seen = &f->words;
   bool line_start = true;
   size_t last_pragma = (size_t)-1, last_end = 0; /* a `#pragma tfuse`, the last `;` or `}` */
   for (size_t i = 0; i < len;) {
@@ -375,7 +520,9 @@ static TextFile *text_file(TextCache *c, const char *real) {
         while (k < len && (t[k] == ' ' || t[k] == '\t'))
           k++;
         size_t e = skip_ident(t, len, k);
-        if ((e - k == 7 && !strncmp(t + k, "include", 7)) || (e - k == 12 && !strncmp(t + k, "include_next", 12))) {
+        bool include =
+            (e - k == 7 && !strncmp(t + k, "include", 7)) || (e - k == 12 && !strncmp(t + k, "include_next", 12));
+        if (include) {
           while (e < len && (t[e] == ' ' || t[e] == '\t'))
             e++;
           char close = e < len && t[e] == '"' ? '"' : e < len && t[e] == '<' ? '>' : 0;
@@ -384,13 +531,19 @@ static TextFile *text_file(TextCache *c, const char *real) {
             q++;
           if (close && q < len && t[q] == close)
             vec_push(&f->includes, arena_strndup(t + e, q - e + 1));
-        } else if (e - k == 6 && !strncmp(t + k, "pragma", 6)) {
+          else if (!close && e < len && ident_char(t[e]))
+            vec_push(&f->includes, arena_strndup(t + e, skip_ident(t, len, e) - e));
+        } else if (e - k == 6 && !strncmp(t + k, "define", 6))
+          include_macro(f, t, len, e);
+        else if (e - k == 6 && !strncmp(t + k, "pragma", 6)) {
           size_t p = e;
           while (p < len && (t[p] == ' ' || t[p] == '\t'))
             p++;
           if (len - p >= 5 && !strncmp(t + p, "tfuse", 5))
             last_pragma = i;
         }
+        if (!include)
+          directive_words(t, len, e, seen); /* not a header's name: <thrust/copy.h> names no kernel 'copy' */
         /* The rest of the directive (with its continuation lines). */
         while (k < len && t[k] != '\n')
           k += t[k] == '\\' && k + 1 < len ? 2 : 1;
@@ -424,20 +577,19 @@ static TextFile *text_file(TextCache *c, const char *real) {
       continue;
     }
     char *id = arena_strndup(t + i, e - i);
+    if (strset_add(seen, id))
+      vec_push(&f->idents, id);
     bool definition;
     char *k = !strcmp(id, "__global__") ? kernel_declared_at(t, len, e, &definition) : NULL;
     if (k && definition) {
       vec_push(&f->defines, k);
       if (last_pragma != (size_t)-1 && last_pragma > last_end)
         vec_push(&f->annotated, k);
-    } else if (k && strset_add(&seen, k)) {
-      vec_push(&f->named, k);
-    } else if (!k && launch_chevrons(&src, (unsigned)e) && strset_add(&seen, id)) {
-      vec_push(&f->named, id);
+    } else if ((k && !vec_has(&f->named, k)) || (!k && launch_chevrons(&src, (unsigned)e) && !vec_has(&f->named, id))) {
+      vec_push(&f->named, k ? k : id);
     }
     i = e;
   }
-  free(seen.slot);
   return f;
 }
 
@@ -467,9 +619,24 @@ static const char *resolve_include(const Project *p, const char *from, const cha
   return NULL;
 }
 
+/* What `#include NAME` names: the header name some file already read
+ * defines NAME as (any definition of it), or NULL. */
+static const char *include_macro_value(const Vec *files, const char *name) {
+  for (int i = 0; i < files->len; i++) {
+    const TextFile *f = files->items[i];
+    for (int j = 0; j < f->include_macros.len; j++) {
+      char **m = f->include_macros.items[j];
+      if (!strcmp(m[0], name))
+        return m[1];
+    }
+  }
+  return NULL;
+}
+
 /* The files of the project an input reaches: itself, then every header
  * under the root it includes, directly or not (each #include taken, as if
- * every preprocessor branch were), and its pre-included files. */
+ * every preprocessor branch were; `#include NAME` as NAME's definition in
+ * a file read says), and its pre-included files. */
 static void input_closure(const Project *p, TextCache *c, const Input *in, Vec *out) {
   Vec dirs = {0}, pre = {0};
   flags_include_paths(&in->flags, &dirs, &pre);
@@ -482,7 +649,10 @@ static void input_closure(const Project *p, TextCache *c, const Input *in, Vec *
   for (int i = 0; i < out->len; i++) {
     TextFile *f = out->items[i];
     for (int j = 0; j < f->includes.len; j++) {
-      const char *real = resolve_include(p, f->real, f->includes.items[j], &dirs);
+      const char *inc = f->includes.items[j];
+      if (inc[0] != '"' && inc[0] != '<')
+        inc = include_macro_value(out, inc);
+      const char *real = inc ? resolve_include(p, f->real, inc, &dirs) : NULL;
       if (!real)
         continue;
       TextFile *h = text_file(c, real);
@@ -508,12 +678,6 @@ static void uf_union(int *parent, int a, int b) {
     parent[a < b ? b : a] = a < b ? a : b;
 }
 
-typedef struct {
-  Vec inputs;      /* Input* */
-  Vec kernels;     /* char*: the kernels its files define that this run selects */
-  const char *first; /* its first input's path, for progress */
-} Group;
-
 /* Whether the run selects kernel `name` defined in a file (before parsing:
  * what a group that fails to parse leaves unchanged). */
 static bool selected(const Options *opt, const TextFile *f, const char *name) {
@@ -524,21 +688,21 @@ static bool selected(const Options *opt, const TextFile *f, const char *name) {
  * one declares (`__global__` without a body) or launches a kernel that it
  * does not reach a definition of and the other reaches one.  A mere name
  * is not enough: separate programs of one tree reuse kernels' names for
- * other things (`thrust::copy` beside a kernel `copy`). */
-static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
+ * other things (`thrust::copy` beside a kernel `copy`); the parent's check
+ * of the groups' parses (check_groups) catches what the texts miss. */
+static void plan_groups(const Project *p, const Options *opt, TextCache *cache, Vec *groups) {
   int n = p->inputs.len;
-  TextCache cache = {0};
   Vec *closure = arena_alloc(sizeof(Vec) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++)
-    input_closure(p, &cache, p->inputs.items[i], &closure[i]);
+    input_closure(p, cache, p->inputs.items[i], &closure[i]);
   /* Nodes: the inputs, then every file read. */
-  int nf = cache.files.len;
+  int nf = cache->files.len;
   int *parent = malloc(sizeof(int) * (size_t)(n + nf));
   for (int i = 0; i < n + nf; i++)
     parent[i] = i;
   StrSet kernels = {0};
   for (int f = 0; f < nf; f++) {
-    TextFile *t = cache.files.items[f];
+    TextFile *t = cache->files.items[f];
     for (int j = 0; j < t->defines.len; j++)
       strset_add(&kernels, t->defines.items[j]);
   }
@@ -550,7 +714,7 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
         strset_add(&defined, t->defines.items[d]);
       if (t->defines.len)
         for (int f = 0; f < nf; f++)
-          if (cache.files.items[f] == t)
+          if (cache->files.items[f] == t)
             uf_union(parent, i, n + f);
     }
     for (int j = 0; j < closure[i].len; j++) {
@@ -560,7 +724,7 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
         if (!strset_has(&kernels, id) || strset_has(&defined, id))
           continue;
         for (int f = 0; f < nf; f++)
-          if (vec_has(&((TextFile *)cache.files.items[f])->defines, id))
+          if (vec_has(&((TextFile *)cache->files.items[f])->defines, id))
             uf_union(parent, i, n + f);
       }
     }
@@ -579,6 +743,8 @@ static void plan_groups(const Project *p, const Options *opt, Vec *groups) {
     vec_push(&g->inputs, p->inputs.items[i]);
     for (int j = 0; j < closure[i].len; j++) {
       TextFile *t = closure[i].items[j];
+      if (!vec_has_item(&g->texts, t))
+        vec_push(&g->texts, t);
       for (int d = 0; d < t->defines.len; d++)
         if (selected(opt, t, t->defines.items[d]) && !vec_has(&g->kernels, t->defines.items[d]))
           vec_push(&g->kernels, t->defines.items[d]);
@@ -595,6 +761,8 @@ typedef struct {
   Group *g;
   pid_t pid;
   char *rec, *err; /* its record and diagnostics files */
+  double start;    /* when it started (-timeout) */
+  bool timed_out;  /* stopped by -timeout */
 } Job;
 
 static bool write_whole(const char *path, const char *data, size_t len) {
@@ -613,19 +781,10 @@ static void run_child(const Project *p, Options *opt, Group *g, int gi, const ch
   Project sub = {0};
   sub.root = p->root;
   sub.inputs = g->inputs;
-  for (int i = 0; i < p->others.len; i++)
-    vec_push(&sub.others, p->others.items[i]);
-  /* The other groups' inputs: a launch there of a kernel of this group is
-   * one the texts missed (a kernel defined through a macro), reported as
-   * for a file not given. */
-  for (int i = 0; i < p->inputs.len; i++) {
-    Input *in = p->inputs.items[i];
-    bool mine = false;
-    for (int j = 0; j < g->inputs.len && !mine; j++)
-      mine = g->inputs.items[j] == in;
-    if (!mine)
-      vec_push(&sub.others, (void *)in->path);
-  }
+  /* The database's files not given; the other groups' files are the
+   * parent's to check against this group's kernels (check_groups), which
+   * knows a kernel of theirs that has the name of one of this group's. */
+  sub.others = p->others;
   opt->group_run = true;
   Vec outputs = {0};
   int rc = coarsen_project_all(&sub, opt, &outputs);
@@ -701,7 +860,7 @@ static void gather_lost(Gathered *gt, const Group *g, const char *why) {
   }
   for (int i = 0; i < g->kernels.len; i++) {
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL};
     vec_push(&gt->kernels, r);
   }
 }
@@ -717,28 +876,35 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
     if (have)
       continue;
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL};
     vec_push(&gt->kernels, r);
   }
 }
 
+static double opt_timeout; /* -timeout, for finish_job's reason */
+
 static void finish_job(Gathered *gt, Job *j, int status) {
   copy_out(j->err);
   size_t len = 0;
-  char *text = slurp(j->rec, &len);
+  /* None after a crash or -timeout (and no error for it: the group's is said). */
+  char *text = access(j->rec, R_OK) == 0 ? slurp(j->rec, &len) : NULL;
   unlink(j->rec);
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok)
+  if (!ok) {
     gt->failed_groups++;
+    j->g->failed = true;
+  }
   if (!text) {
-    gather_lost(gt, j->g,
-                WIFSIGNALED(status) ? arena_printf("tfuse stopped on signal %d while rewriting these files",
-                                                   WTERMSIG(status))
-                                    : "tfuse could not finish rewriting these files");
+    const char *why = j->timed_out         ? arena_printf("stopped after the -timeout of %g s", opt_timeout)
+                      : WIFSIGNALED(status) ? arena_printf("tfuse stopped on signal %d while rewriting these files",
+                                                           WTERMSIG(status))
+                                            : "tfuse could not finish rewriting these files";
+    fprintf(stderr, "tfuse: %s%s: %s\n", j->g->first, j->g->inputs.len > 1 ? " and the files with it" : "", why);
+    gather_lost(gt, j->g, why);
     return;
   }
   int before = gt->files.len;
-  gather_lines(gt, text);
+  gather_lines(gt, j->g, text);
   for (int i = before; i < gt->files.len; i++) {
     FileRec *r = gt->files.items[i];
     if (!strcmp(r->status, "failed")) {
@@ -746,6 +912,200 @@ static void finish_job(Gathered *gt, Job *j, int status) {
       break;
     }
   }
+}
+
+/* ---- what the groups' texts missed ---- */
+
+/* A group that cannot be written after all: its staged files go, its
+ * kernels stay unchanged and its inputs are reported failed, for `why`. */
+static void drop_group(Gathered *gt, Group *g, const char *why) {
+  g->failed = true;
+  gt->failed_groups++;
+  for (int i = 0; i < gt->outs.len;) {
+    OutRec *o = gt->outs.items[i];
+    if (o->g != g) {
+      i++;
+      continue;
+    }
+    unlink(o->staged);
+    gt->outs.items[i] = gt->outs.items[--gt->outs.len];
+  }
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *r = gt->kernels.items[i];
+    if (r->g == g && !strcmp(r->decision, "coarsened")) {
+      r->decision = "unchanged";
+      r->reason = (char *)why;
+    }
+  }
+  for (int i = 0; i < g->inputs.len; i++) {
+    FileRec *r = arena_alloc(sizeof *r);
+    *r = (FileRec){(char *)((Input *)g->inputs.items[i])->path, "failed", (char *)why};
+    vec_push(&gt->files, r);
+  }
+}
+
+/* A group's files (check_groups): those its parse saw, else those its
+ * inputs reach as text; and the set of their real paths. */
+static void group_files(Group *h, TextCache *cache) {
+  if (!h->parsed.len)
+    h->files = h->texts;
+  else
+    for (int i = 0; i < h->parsed.len; i++)
+      vec_push(&h->files, text_file(cache, h->parsed.items[i]));
+  for (int i = 0; i < h->files.len; i++)
+    strset_add(&h->file_set, ((TextFile *)h->files.items[i])->real);
+}
+
+/* Whether group h names kernel `name` defined in file `def` (real path) of
+ * another group, in a file that group's parse did not see (`theirs`): a
+ * declaration or launch of a kernel of that name that h does not define
+ * (its parse's: a kernel of another namespace, a name made by token
+ * pasting); and where h did not parse, the name as a word (its text,
+ * directives included) unless h defines a kernel of that name in another
+ * file (then the name is h's own kernel).  The place:
+ * file, line, column. */
+static bool named_apart(const Group *h, const char *name, const char *def, const StrSet *theirs, const char **file,
+                        int *line, int *col) {
+  for (int i = 0; i < h->uses.len; i++) {
+    UseRec *u = h->uses.items[i];
+    if (!strcmp(u->kernel, name) && !strset_has(theirs, u->file)) {
+      *file = u->file;
+      *line = u->line;
+      *col = u->col;
+      return true;
+    }
+  }
+  const Vec *files = &h->files;
+  if (h->parsed.len) {
+    for (int i = 0; i < h->defs.len; i++) {
+      char **d = h->defs.items[i];
+      if (!strcmp(d[0], name) && strcmp(d[1], def))
+        return false;
+    }
+  } else
+    for (int i = 0; i < files->len; i++) {
+      TextFile *t = files->items[i];
+      if (vec_has(&t->defines, name) && strcmp(t->real, def))
+        return false;
+    }
+  for (int i = 0; i < files->len; i++) {
+    TextFile *t = files->items[i];
+    if (strset_has(theirs, t->real) || !strset_has(&t->words, name))
+      continue;
+    Source src = {0};
+    long at = source_load(&src, t->real) ? text_find_word(src.text, src.len, 0, name) : -1;
+    *file = t->real;
+    *line = *col = 0;
+    if (at >= 0)
+      source_linecol(&src, (unsigned)at, line, col);
+    return true;
+  }
+  /* A group that parsed said what it declares and launches (above), and
+   * what it defines: one that reached the kernel's own definition and did
+   * not coarsen it alike (the caller asked) keeps its launches of it as
+   * they were (a launch in a macro's body, say), while the definition is
+   * rewritten.  (After the name as a word, above, which names the place.) */
+  if (h->parsed.len) {
+    for (int i = 0; i < h->defs.len; i++) {
+      char **d = h->defs.items[i];
+      if (!strcmp(d[0], name) && !strcmp(d[1], def)) {
+        *file = d[1];
+        *line = *col = 0;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The reason a group's text missed, at its place (printed, then recorded). */
+static const char *apart_reason(const Options *opt, const char *file, int line, int col, const char *fmt,
+                                const char *a, const char *b) {
+  const char *why = arena_printf(fmt, a, b);
+  const char *place = line ? arena_printf("%s:%d:%d", file, line, col) : file;
+  fprintf(stderr, "%s: %s: %s\n", place, opt->keep_going ? "warning" : "error", why);
+  return arena_printf("%s (%s)", why, place);
+}
+
+/* Whether group h coarsened kernel r too (defined in the same file, with
+ * the same factor): a kernel of a header both include, each group
+ * rewriting its own launches. */
+static bool coarsened_too(const Gathered *gt, const Group *h, const KernelRec *r) {
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *o = gt->kernels.items[i];
+    if (o->g == h && !h->failed && !strcmp(o->decision, "coarsened") && !strcmp(o->kernel, r->kernel) &&
+        o->real && r->real && !strcmp(o->real, r->real) && !strcmp(o->factor, r->factor))
+      return true;
+  }
+  return false;
+}
+
+/* One pass of check_groups; whether it left a group out. */
+static bool check_groups_once(Gathered *gt, Vec *groups, const Options *opt) {
+  for (int i = 0; i < gt->kernels.len; i++) {
+    KernelRec *r = gt->kernels.items[i];
+    if (!r->g || r->g->failed || strcmp(r->decision, "coarsened"))
+      continue;
+    /* Block mode with -external-launches: the user launches it elsewhere. */
+    if (opt->external_launches && strstr(r->factor, " block."))
+      continue;
+    for (int j = 0; j < groups->len; j++) {
+      Group *h = groups->items[j];
+      const char *file;
+      int line, col;
+      if (h == r->g || coarsened_too(gt, h, r) ||
+          !named_apart(h, r->kernel, r->real ? r->real : r->file, &r->g->file_set, &file, &line, &col))
+        continue;
+      drop_group(gt, r->g,
+                 apart_reason(opt, file, line, col,
+                              "coarsened kernel '%s' is named here, in a file rewritten apart from it (its text did "
+                              "not show this use of it: a macro, a namespace), so it would not be rewritten: the "
+                              "files of %s are left unchanged",
+                              r->kernel, r->g->first));
+      return true;
+    }
+  }
+  /* One file staged by two groups: the same text once, else neither. */
+  for (int i = 0; i < gt->outs.len; i++) {
+    OutRec *a = gt->outs.items[i];
+    for (int j = i + 1; j < gt->outs.len; j++) {
+      OutRec *b = gt->outs.items[j];
+      if (!a->real || !b->real || strcmp(a->real, b->real) || a->g == b->g)
+        continue;
+      size_t la = 0, lb = 0;
+      char *ta = slurp(a->staged, &la), *tb = slurp(b->staged, &lb);
+      if (ta && tb && la == lb && !memcmp(ta, tb, la)) {
+        unlink(b->staged);
+        gt->outs.items[j--] = gt->outs.items[--gt->outs.len];
+        continue;
+      }
+      const char *why = apart_reason(opt, a->file, 0, 0,
+                                     "rewritten differently by the files of %s and those of %s: the files of "
+                                     "both are left unchanged",
+                                     a->g->first, b->g->first);
+      Group *ga = a->g, *gb = b->g;
+      drop_group(gt, ga, why);
+      drop_group(gt, gb, why);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* What the groups' reading of the texts missed (a kernel defined or named
+ * through a macro, a header included through one): a group whose coarsened
+ * kernel another group names in a file of its own (unless that group
+ * coarsened it too), or two groups that rewrite one file differently, are
+ * not written; and again, since a group left out leaves its files as they
+ * were.  Each group's parse says which files it saw, which kernels it
+ * defines and launches. */
+static void check_groups(Gathered *gt, Vec *groups, TextCache *cache, const Options *opt) {
+  for (int i = 0; i < groups->len; i++)
+    group_files(groups->items[i], cache);
+  while (check_groups_once(gt, groups, opt))
+    ;
+  for (int i = 0; i < groups->len; i++)
+    free(((Group *)groups->items[i])->file_set.slot);
 }
 
 /* ---- summary and report ---- */
@@ -861,16 +1221,37 @@ static void summary(const Gathered *gt, int inputs, double seconds) {
   print_counts(&reasons);
 }
 
+/* The length of the well-formed UTF-8 sequence at s (1 to 4), or 0. */
+static int utf8_length(const unsigned char *s) {
+  int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
+        : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  /* Overlong, surrogate or past U+10FFFF. */
+  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+      (s[0] == 0xf4 && s[1] >= 0x90))
+    return 0;
+  return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, a
+ * byte that is not well-formed UTF-8 (a file name may hold any) as U+FFFD. */
 static void json_string(FILE *f, const char *s) {
   fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+    int n = utf8_length(p);
+    if (n == 0) {
+      fputs("\\ufffd", f);
+      p++;
+    } else if (*p == '"' || *p == '\\')
+      fprintf(f, "\\%c", *p++);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\u%04x", *p++);
+    else {
+      fwrite(p, 1, (size_t)n, f);
+      p += n;
+    }
   }
   fputc('"', f);
 }
@@ -934,21 +1315,21 @@ static bool commit_outputs(const Gathered *gt) {
   bool ok = true;
   int m = 0, stdout_at = -1;
   for (int i = 0; i < n && ok; i++) {
-    char **o = gt->outs.items[i];
+    OutRec *o = gt->outs.items[i];
     size_t len = 0;
-    char *text = slurp(o[1], &len);
+    char *text = slurp(o->staged, &len);
     if (!text) {
-      error_plain("cannot read the staged file '%s'", o[1]);
+      error_plain("cannot read the staged file '%s'", o->staged);
       ok = false;
       break;
     }
     data[m] = text;
     lens[m] = len;
-    if (!strcmp(o[0], "-")) {
+    if (!strcmp(o->dest, "-")) {
       stdout_at = m;
-    } else if (!project_make_parent(o[0]))
+    } else if (!project_make_parent(o->dest))
       ok = false;
-    paths[m++] = o[0];
+    paths[m++] = o->dest;
   }
   if (!ok)
     return false;
@@ -959,21 +1340,33 @@ static bool commit_outputs(const Gathered *gt) {
 
 static void mark_written(Gathered *gt) {
   for (int i = 0; i < gt->outs.len; i++) {
-    char **o = gt->outs.items[i];
+    OutRec *o = gt->outs.items[i];
     FileRec *r = arena_alloc(sizeof *r);
-    *r = (FileRec){o[2], "written", ""};
+    *r = (FileRec){o->file, "written", ""};
     vec_push(&gt->files, r);
   }
 }
 
 bool schedule_wanted(const Project *p, const Options *opt) {
-  return !opt->dump_after && (p->inputs.len > 1 || opt->keep_going || opt->jobs > 1 || opt->report_json);
+  return !opt->dump_after &&
+         (p->inputs.len > 1 || opt->keep_going || opt->jobs > 1 || opt->report_json || opt->timeout > 0);
+}
+
+/* -timeout: stops the groups running longer (reported as failed). */
+static void stop_late(Job *run, int jobs, double timeout) {
+  double now = now_seconds();
+  for (int s = 0; s < jobs; s++)
+    if (run[s].g && !run[s].timed_out && now - run[s].start > timeout) {
+      kill(run[s].pid, SIGKILL);
+      run[s].timed_out = true;
+    }
 }
 
 int schedule_project(Project *p, Options *opt) {
   double t0 = now_seconds();
   Vec groups = {0};
-  plan_groups(p, opt, &groups);
+  TextCache cache = {0};
+  plan_groups(p, opt, &cache, &groups);
   char stage_tmpl[] = "/tmp/tfuse-stage-XXXXXX";
   const char *tmpdir = getenv("TMPDIR");
   char *stage = tmpdir && *tmpdir ? arena_printf("%s/tfuse-stage-XXXXXX", tmpdir) : stage_tmpl;
@@ -982,6 +1375,7 @@ int schedule_project(Project *p, Options *opt) {
     return 1;
   }
   int jobs = opt->jobs > 0 ? opt->jobs : 1;
+  opt_timeout = opt->timeout;
   progress_on = isatty(2) && groups.len > 1;
   Job *run = calloc((size_t)jobs, sizeof *run);
   Gathered gt = {0};
@@ -1000,6 +1394,8 @@ int schedule_project(Project *p, Options *opt) {
       progress(done, groups.len, files_done, p->inputs.len, g->first);
       fflush(stdout);
       fflush(stderr);
+      j->start = now_seconds();
+      j->timed_out = false;
       j->pid = fork();
       if (j->pid == 0)
         run_child(p, opt, g, next, stage, j->rec, j->err);
@@ -1016,7 +1412,12 @@ int schedule_project(Project *p, Options *opt) {
     if (!running)
       break;
     int status;
-    pid_t pid = wait(&status);
+    pid_t pid = opt->timeout > 0 ? waitpid(-1, &status, WNOHANG) : wait(&status);
+    if (pid == 0) { /* -timeout: the groups still running are watched */
+      stop_late(run, jobs, opt->timeout);
+      nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+      continue;
+    }
     if (pid < 0 && errno == EINTR)
       continue;
     if (pid < 0)
@@ -1035,6 +1436,9 @@ int schedule_project(Project *p, Options *opt) {
   }
   progress_clear();
   free(run);
+  check_groups(&gt, &groups, &cache, opt);
+  for (int i = 0; i < cache.files.len; i++)
+    free(((TextFile *)cache.files.items[i])->words.slot);
 
   /* -kernel names no group defines. */
   for (int i = 0; i < opt->kernels.len; i++)
@@ -1051,11 +1455,10 @@ int schedule_project(Project *p, Options *opt) {
     if (!opt->in_place && !opt->out_dir && gt.outs.len == 0 && p->inputs.len == 1) {
       Source in = {0};
       const char *stage_in = arena_printf("%s/input", stage);
-      char **o = arena_alloc(3 * sizeof *o);
-      o[0] = (char *)(opt->output ? opt->output : "-");
-      o[1] = (char *)stage_in;
-      o[2] = (char *)((Input *)p->inputs.items[0])->path;
-      if (source_load(&in, o[2]) && write_whole(stage_in, in.text, in.len))
+      OutRec *o = arena_alloc(sizeof *o);
+      *o = (OutRec){(char *)(opt->output ? opt->output : "-"), (char *)stage_in,
+                    (char *)((Input *)p->inputs.items[0])->path, NULL, NULL};
+      if (source_load(&in, o->file) && write_whole(stage_in, in.text, in.len))
         vec_push(&gt.outs, o);
     }
     if (!commit_outputs(&gt))
@@ -1072,7 +1475,7 @@ int schedule_project(Project *p, Options *opt) {
       }
     }
   for (int i = 0; i < gt.outs.len; i++)
-    unlink(((char **)gt.outs.items[i])[1]);
+    unlink(((OutRec *)gt.outs.items[i])->staged);
   rmdir(stage);
   double secs = now_seconds() - t0;
   summary(&gt, p->inputs.len, secs);
@@ -1083,6 +1486,6 @@ int schedule_project(Project *p, Options *opt) {
 
 void schedule_summary_one(const Project *p, double seconds) {
   Gathered gt = {0};
-  gather_lines(&gt, arena_strdup(records.data ? records.data : ""));
+  gather_lines(&gt, NULL, arena_strdup(records.data ? records.data : ""));
   summary(&gt, p->inputs.len, seconds);
 }

@@ -195,6 +195,7 @@ typedef struct {
   bool keep_going;        /* -keep-going: failures are reported per file and kernel, the rest written */
   int jobs;               /* -j N: groups of files processed at once (0: 1) */
   const char *report_json; /* -report-json FILE */
+  double timeout;         /* -timeout S: a group of files still running after S seconds is stopped (0: none) */
   /* Set by the driver, not an option: a run over one group of a project's
    * files (tool/schedule.c), where a -kernel NAME another group defines is
    * no error. */
@@ -312,8 +313,12 @@ bool project_open(Project *p, const Options *opt);
 bool project_under_root(const Project *p, const char *real);
 /* Coarsened kernels named in database files that were not given: their
  * launches there would not be rewritten (errors in thread mode unless
- * -external-launches, else warnings). */
-bool project_check_others(const Project *p, Vec *kernels, const Options *opt);
+ * -external-launches, else warnings).  With `refusal` (a -skip-unsafe
+ * trial), nothing is printed: the first error's text, with its place. */
+bool project_check_others(const Project *p, Vec *kernels, const Options *opt, char **refusal);
+/* The offset of the first whole-word `name` in t at or after from, outside
+ * comments and literals (directives included), or -1. */
+long text_find_word(const char *t, size_t len, size_t from, const char *name);
 /* A file's new text (project_render). */
 typedef struct {
   const Source *file;
@@ -873,7 +878,7 @@ void schedule_summary_one(const Project *p, double seconds);
 /* Records of a run (for the summary and -report-json): */
 void record_begin(const Project *p);
 void record_kernel(Kernel *k, const char *decision, const char *reason);
-void record_parsed(const Project *p);
+void record_parsed(const Project *p, const Unit *u);
 void record_written(const Vec *outputs);
 void record_parse_failure(const Project *p);
 void record_failure(const Vec *kernels);

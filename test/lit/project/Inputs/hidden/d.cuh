@@ -1,0 +1,1 @@
+inline void run_d(float *x) { twice<<<2, 64>>>(x); }
