@@ -1,5 +1,5 @@
 // Block mode accepts barriers under control that depends on blockIdx only
-// (issue 11): a block-level branch with a barrier in each arm, and a loop
+// (the outside corpus): a block-level branch with a barrier in each arm, and a loop
 // whose trip count depends on the block with barriers inside. Every thread
 // of the merged block evaluates the same per-copy conditions, so all reach
 // each barrier together; the copies' statements are predicated around it.

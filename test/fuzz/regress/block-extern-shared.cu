@@ -1,5 +1,5 @@
 // Block mode replicates an `extern __shared__` array through dynamic shared
-// memory (issue 11): K shares of the launch's size, rounded up to 16 bytes,
+// memory (the outside corpus): K shares of the launch's size, rounded up to 16 bytes,
 // copy r's array pointing to share r. The launch's size (96 ints + 4 bytes)
 // is not a multiple of 16, the grid (37) is not divisible by K, and every
 // thread reads other threads' elements after the barrier, so a share that

@@ -6,7 +6,7 @@
 // barrier; every thread reads its left neighbour's element and passes a
 // second barrier (without it, the first lane of a warp read the element
 // that the last lane of the previous warp overwrites below: a race that
-// made a 2x2 block variant's output differ run to run, session 7); then
+// made a 2x2 block variant's output differ run to run, run 7); then
 // threads with a < 0 return; survivors overwrite their own element, and
 // read their left neighbour's element again only when that neighbour
 // returned (left < 0 <=> the neighbour's a < 0), so nobody writes it after
