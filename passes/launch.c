@@ -199,14 +199,19 @@ static unsigned launch_statement_end(Unit *u, Node *call, Kernel *k) {
 
 /* A launch's callee text (`k`, `ns::k<T>`) with the kernel's name, its
  * last whole-word occurrence, renamed to `to`; NULL if it is not there. */
-static char *callee_renamed(const char *callee, const char *name, const char *to) {
-  char *out = NULL;
+/* The last whole-word occurrence of name in callee, or NULL. */
+static const char *last_word(const char *callee, const char *name) {
+  const char *at = NULL;
   size_t nlen = strlen(name);
-  for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name)) {
+  for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name))
     if ((p == callee || !ident_char(p[-1])) && !ident_char(p[nlen]))
-      out = arena_printf("%.*s%s%s", (int)(p - callee), callee, to, p + nlen);
-  }
-  return out;
+      at = p;
+  return at;
+}
+
+static char *callee_renamed(const char *callee, const char *name, const char *to) {
+  const char *p = last_word(callee, name);
+  return p ? arena_printf("%.*s%s%s", (int)(p - callee), callee, to, p + strlen(name)) : NULL;
 }
 
 /* Whether a callee naming the kernel through a qualifier (`ns::k`) names
@@ -215,11 +220,7 @@ static char *callee_renamed(const char *callee, const char *name, const char *to
  * through a using-declaration would not find those.  The namespaces come
  * from the kernel's USR (`c:@N@a@N@b@F@k#...`). */
 static bool callee_in_own_scope(const Kernel *k, const char *callee) {
-  const char *name = k->sym->name, *at = NULL;
-  size_t nlen = strlen(name);
-  for (const char *p = strstr(callee, name); p; p = strstr(p + 1, name))
-    if ((p == callee || !ident_char(p[-1])) && !ident_char(p[nlen]))
-      at = p;
+  const char *at = last_word(callee, k->sym->name);
   Buf q = {0};
   for (const char *p = callee; at && p < at; p++)
     if (*p != ' ' && *p != '\t' && *p != '\n')

@@ -784,7 +784,7 @@ def ratio_summary(what, vals):
 
 
 # The GPU timer's tick as the tracer sees it on the H200: every kernel's
-# duration is a multiple of 32 ns (sessions 10 and 11).  Each launch's
+# duration is a multiple of 32 ns (runs 10 and 11).  Each launch's
 # rounding is its own, so a sum over n launches is resolved to about
 # sqrt(n) ticks: what matters for a program of a few short launches.
 KTRACE_TICK_NS = 32
