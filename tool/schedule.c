@@ -284,6 +284,7 @@ struct Group {
   Vec files;         /* TextFile*: those of its parse, else its texts (check_groups) */
   StrSet file_set;   /* their real paths */
   bool failed;       /* nothing of it is written */
+  bool unparsed;     /* one of its files failed to parse: `parsed` is not all it reaches */
 };
 
 /* Splits one record line into its tab-separated fields (at most max). */
@@ -908,6 +909,7 @@ static void finish_job(Gathered *gt, Job *j, int status) {
   for (int i = before; i < gt->files.len; i++) {
     FileRec *r = gt->files.items[i];
     if (!strcmp(r->status, "failed")) {
+      j->g->unparsed = true;
       gather_unparsed(gt, j->g, r->reason);
       break;
     }
@@ -944,10 +946,14 @@ static void drop_group(Gathered *gt, Group *g, const char *why) {
   }
 }
 
+/* Whether every file of group h parsed: its records then say all it
+ * declares, defines and launches. */
+static bool parsed_whole(const Group *h) { return h->parsed.len && !h->unparsed; }
+
 /* A group's files (check_groups): those its parse saw, else those its
  * inputs reach as text; and the set of their real paths. */
 static void group_files(Group *h, TextCache *cache) {
-  if (!h->parsed.len)
+  if (!parsed_whole(h))
     h->files = h->texts;
   else
     for (int i = 0; i < h->parsed.len; i++)
@@ -956,38 +962,10 @@ static void group_files(Group *h, TextCache *cache) {
     strset_add(&h->file_set, ((TextFile *)h->files.items[i])->real);
 }
 
-/* Whether group h names kernel `name` defined in file `def` (real path) of
- * another group, in a file that group's parse did not see (`theirs`): a
- * declaration or launch of a kernel of that name that h does not define
- * (its parse's: a kernel of another namespace, a name made by token
- * pasting); and where h did not parse, the name as a word (its text,
- * directives included) unless h defines a kernel of that name in another
- * file (then the name is h's own kernel).  The place:
- * file, line, column. */
-static bool named_apart(const Group *h, const char *name, const char *def, const StrSet *theirs, const char **file,
-                        int *line, int *col) {
-  for (int i = 0; i < h->uses.len; i++) {
-    UseRec *u = h->uses.items[i];
-    if (!strcmp(u->kernel, name) && !strset_has(theirs, u->file)) {
-      *file = u->file;
-      *line = u->line;
-      *col = u->col;
-      return true;
-    }
-  }
-  const Vec *files = &h->files;
-  if (h->parsed.len) {
-    for (int i = 0; i < h->defs.len; i++) {
-      char **d = h->defs.items[i];
-      if (!strcmp(d[0], name) && strcmp(d[1], def))
-        return false;
-    }
-  } else
-    for (int i = 0; i < files->len; i++) {
-      TextFile *t = files->items[i];
-      if (vec_has(&t->defines, name) && strcmp(t->real, def))
-        return false;
-    }
+/* The first place where one of `files` (TextFile*) not in `theirs` spells
+ * `name` as a word. */
+static bool word_place(const Vec *files, const StrSet *theirs, const char *name, const char **file, int *line,
+                       int *col) {
   for (int i = 0; i < files->len; i++) {
     TextFile *t = files->items[i];
     if (strset_has(theirs, t->real) || !strset_has(&t->words, name))
@@ -1000,22 +978,55 @@ static bool named_apart(const Group *h, const char *name, const char *def, const
       source_linecol(&src, (unsigned)at, line, col);
     return true;
   }
-  /* A group that parsed said what it declares and launches (above), and
+  return false;
+}
+
+/* Whether group h names kernel `name` defined in file `def` (real path) of
+ * another group, in a file that group's parse did not see (`theirs`): a
+ * declaration or launch of a kernel of that name that h does not define
+ * (its parse's: a kernel of another namespace, a name made by token
+ * pasting); and where h did not parse whole, the name as a word (its
+ * text, directives included) unless h defines a kernel of that name in
+ * another file (then the name is h's own kernel).  The place:
+ * file, line, column. */
+static bool named_apart(const Group *h, const char *name, const char *def, const StrSet *theirs, const char **file,
+                        int *line, int *col) {
+  for (int i = 0; i < h->uses.len; i++) {
+    UseRec *u = h->uses.items[i];
+    if (!strcmp(u->kernel, name) && !strset_has(theirs, u->file)) {
+      *file = u->file;
+      *line = u->line;
+      *col = u->col;
+      return true;
+    }
+  }
+  /* A group that parsed said what it declares and launches (above): C++
+   * names a function only after declaring it, so a use of the kernel is a
+   * declaration its parse recorded; a word of the same spelling elsewhere
+   * (a local `sum`, a helper `copy` of another program) is not one.  And
    * what it defines: one that reached the kernel's own definition and did
    * not coarsen it alike (the caller asked) keeps its launches of it as
    * they were (a launch in a macro's body, say), while the definition is
-   * rewritten.  (After the name as a word, above, which names the place.) */
-  if (h->parsed.len) {
+   * rewritten. */
+  if (parsed_whole(h)) {
     for (int i = 0; i < h->defs.len; i++) {
       char **d = h->defs.items[i];
       if (!strcmp(d[0], name) && !strcmp(d[1], def)) {
-        *file = d[1];
-        *line = *col = 0;
+        if (!word_place(&h->files, theirs, name, file, line, col)) { /* the place: a use of its own, else the definition */
+          *file = d[1];
+          *line = *col = 0;
+        }
         return true;
       }
     }
+    return false;
   }
-  return false;
+  for (int i = 0; i < h->files.len; i++) {
+    TextFile *t = h->files.items[i];
+    if (vec_has(&t->defines, name) && strcmp(t->real, def))
+      return false;
+  }
+  return word_place(&h->files, theirs, name, file, line, col);
 }
 
 /* The reason a group's text missed, at its place (printed, then recorded). */
