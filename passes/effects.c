@@ -418,6 +418,24 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
       vec_push(args, call->kid[i]);
 }
 
+/* The group a cooperative-groups call works on: a member's object
+ * (`tile.shfl(..)`, static members too), else the first argument
+ * (`cg::sync(block)`, `cg::reduce(tile, ..)`). */
+Node *cg_group_operand(const Node *call) {
+  if (call->kind != N_CALL)
+    return NULL;
+  Node *c0 = call->nkid ? node_strip(call->kid[0]) : NULL;
+  if (c0 && c0->kind == N_MEMBER && c0->nkid == 1)
+    return c0->arrow ? NULL : node_strip(c0->kid[0]); /* through a pointer: not followed */
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  Node *g = obj && !obj_ptr ? obj : !obj && args.len ? args.items[0] : NULL;
+  vec_free(&args);
+  return g ? node_strip(g) : NULL;
+}
+
 /* ---- functions tfuse knows without reading their bodies ---- */
 
 /* CUDA's device intrinsics and math, and the C library functions device
@@ -590,9 +608,69 @@ static const char *member_class(const Sym *fn) {
   return s ? arena_strndup(s, (size_t)(strchr(s, '@') - s)) : NULL;
 }
 
+/* Declared in namespace cooperative_groups (not: a function that takes a
+ * group, whose USR names the parameter's type). */
 bool sym_is_cooperative_groups(const Sym *s) {
-  return s && s->usr && strstr(s->usr, "@N@cooperative_groups") != NULL;
+  return s && s->usr && !strncmp(s->usr, "c:@N@cooperative_groups@", 24);
 }
+
+/* A member's class from its USR: the last `@S@name`, `@ST>..@name` or
+ * `@SP>..@name` before the function's own `@F@` or `@FT@`, template
+ * arguments cut off. NULL for a free function. */
+static const char *usr_class(const char *u) {
+  const char *f = strstr(u, "@F@"), *ft = strstr(u, "@FT@");
+  if (!f || (ft && ft < f))
+    f = ft;
+  const char *cls = NULL;
+  for (const char *p = strchr(u, '@'); p && f && p < f; p = strchr(p + 1, '@')) {
+    if (!strncmp(p, "@S@", 3))
+      cls = p + 3;
+    else if (!strncmp(p, "@ST>", 4) || !strncmp(p, "@SP>", 4)) {
+      const char *at = strchr(p + 4, '@');
+      cls = at && at < f ? at + 1 : NULL;
+    }
+  }
+  if (!cls)
+    return NULL;
+  size_t n = strcspn(cls, "@>");
+  return arena_strndup(cls, n);
+}
+
+static bool name_in(const char *name, const char *const *set) {
+  for (; *set; set++)
+    if (!strcmp(name, *set))
+      return true;
+  return false;
+}
+
+/* Cooperative groups, by what a call does whatever the group: handles and
+ * their copies, and queries of the thread's place in the block or tile,
+ * are values (FN_PURE); thread_block::sync is a barrier; collectives are
+ * warp-synchronous.  Whether the call's group is one tfuse follows (the
+ * block, a tile of at most 32 threads) and what each mode allows is
+ * legality's question, per call (check_cg); everything else in the
+ * namespace is refused there (FN_COOPERATIVE). */
+static const char *const cg_queries[] = {"thread_rank", "thread_index", "size", "num_threads", "dim_threads",
+                                         "group_dim", "meta_group_rank", "meta_group_size", "group_size", NULL};
+static const char *const cg_collectives[] = {"shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot",
+                                             "match_any", "match_all", "sync", "reduce", "inclusive_scan",
+                                             "exclusive_scan", NULL};
+
+static FnClass cg_class(const Sym *fn) {
+  const char *n = fn->name ? fn->name : "", *cls = usr_class(fn->usr);
+  if (fn->is_ctor || fn->is_defaulted || !strncmp(n, "operator ", 9) || !strcmp(n, "this_thread_block") ||
+      !strcmp(n, "tiled_partition"))
+    return FN_PURE;
+  if (cls && !strcmp(cls, "thread_block") && !strcmp(n, "sync"))
+    return FN_BARRIER;
+  if (name_in(n, cg_queries))
+    return FN_PURE;
+  if (name_in(n, cg_collectives))
+    return FN_WARP;
+  return FN_COOPERATIVE;
+}
+
+const char *cg_member_class(const Sym *fn) { return fn && fn->usr ? usr_class(fn->usr) : NULL; }
 
 /* The table applies to free functions of system headers; constructors there
  * only initialise their object. */
@@ -611,7 +689,7 @@ FnClass fn_class(const Sym *fn) {
   if (!fn || fn->kind != SYM_FUNC)
     return FN_UNKNOWN;
   if (sym_is_cooperative_groups(fn))
-    return FN_COOPERATIVE;
+    return cg_class(fn);
   const KnownFn *k = known_of(fn);
   if (k)
     return k->cls;
@@ -1367,6 +1445,13 @@ Sym *implicit_reader(const Kernel *k, ImplicitKind ik) {
 void reads_of_fn(Sym *fn, Reads *r) {
   if (!fn || fn->kind != SYM_FUNC)
     return;
+  if (sym_is_cooperative_groups(fn) && fn_class(fn) != FN_COOPERATIVE) {
+    /* The place in the block or warp: legality leaves in only what reads
+     * no block index (check_cg). */
+    r->fixed_bi |= RD_BI_ALL(BI_THREADIDX) | RD_BI_ALL(BI_BLOCKDIM);
+    r->regs |= RD_REG_LANE;
+    return;
+  }
   switch (fn_class(fn)) {
   case FN_BODY:
     break;

@@ -1755,7 +1755,7 @@ static bool is_warp_fn(const Sym *fn) {
 }
 
 static bool is_warp_call(const Node *n) {
-  if (n->kind != N_CALL || n->in_macro || n->end <= n->begin)
+  if (n->kind != N_CALL || n->in_macro || n->end <= n->begin || node_is_barrier(n))
     return false;
   if (n->sym)
     return is_warp_fn(n->sym);
@@ -1765,6 +1765,20 @@ static bool is_warp_call(const Node *n) {
   return n->ncand > 0;
 }
 
+/* Whether evaluating a warp call's argument n has a side effect: a call,
+ * but for cooperative groups' values (a handle, a query, `cg::plus<T>()`),
+ * an assignment, an increment. */
+static bool arg_has_effects(const Node *n) {
+  if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym) && fn_class(n->sym) == FN_PURE))
+    return true;
+  if (n->kind == N_ASSIGN || node_is_incdec(n))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (arg_has_effects(n->kid[i]))
+      return true;
+  return false;
+}
+
 /* The warp calls of n; false if one cannot be taken out (under `?:`, `&&`,
  * `||`, or with an argument that has side effects). */
 static bool find_warp_calls(Node *n, Vec *out, bool under_cond) {
@@ -1772,7 +1786,7 @@ static bool find_warp_calls(Node *n, Vec *out, bool under_cond) {
     if (under_cond)
       return false;
     for (int i = 0; i < n->nkid; i++)
-      if (node_has_side_effects(n->kid[i]))
+      if (arg_has_effects(n->kid[i]))
         return false;
     vec_push(out, n);
     return true;

@@ -245,12 +245,65 @@ static void check_helper_asm(Legal *L, Node *call, Sym *fn, Node *a) {
   reads_free(&r);
 }
 
+/* Whether n names the function its call calls (the call itself is checked). */
+static bool is_callee_ref(const Node *n) {
+  const Node *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
+    p = p->parent;
+  return p && p->kind == N_CALL && n->sym && p->sym == n->sym;
+}
+
+/* A call into cooperative groups (classed by effects.c's cg_class), per
+ * call.  Block mode keeps the block's threads and warps: the queries of
+ * the block and of a tile (thread_rank, size, meta_group_rank ...) and a
+ * tile's collectives (shfl, ballot, match, sync, cg::reduce, the scans)
+ * mean in each copy what they meant in the original block, and each copy
+ * runs them under its guard, which the whole block shares.  Thread mode
+ * moves every logical thread: only handles, their copies and the block's
+ * barrier stay.  Anything that reads the block index, and every other
+ * group (grid, cluster, coalesced, labeled, type-erased, a tile of several
+ * warps), are refused. */
+static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
+  if (node_is_barrier(call))
+    return; /* the block's barrier: checked where the kernel reaches it */
+  FnClass c = fn_class(fn);
+  const char *nm = fn->name ? fn->name : "";
+  bool thread = L->k->p.mode == MODE_THREAD;
+  if (c == FN_PURE && (fn->is_ctor || fn->is_defaulted || !strncmp(nm, "operator ", 9) ||
+                       !strcmp(nm, "this_thread_block")))
+    return; /* a handle, a copy of one, a reduction's operator */
+  Node *g = cg_group_operand(call);
+  const char *why = NULL;
+  if (!strcmp(nm, "tiled_partition")) {
+    if (call->cg_group != CG_TILE)
+      why = "a tile of more than 32 threads, or of a size given at run time, is not one whose collectives tfuse "
+            "follows";
+  } else if (!strcmp(nm, "group_index") || !strcmp(nm, "block_index") || !strcmp(nm, "block_rank")) {
+    why = "it reads the block index, which tfuse renumbers only where it is spelled blockIdx";
+  } else if (c == FN_COOPERATIVE) {
+    why = "tfuse follows the block and tiles of at most 32 threads (their queries, collectives, cg::reduce and "
+          "the scans), not this";
+  } else if (!g || !(g->cg_group == CG_TILE || (g->cg_group == CG_BLOCK && c == FN_PURE))) {
+    why = "its group is not the block or a tile of at most 32 threads";
+  } else if (thread) {
+    why = c == FN_WARP ? "a collective of a tile, whose lanes thread mode would split across copies"
+                       : "it reads the thread's place in its group or the group's size, which thread mode changes";
+  }
+  if (!why)
+    return;
+  if (in)
+    refuse(L, site->begin, "'%s' uses cooperative groups ('%s'): %s", in->name, nm, why);
+  else
+    refuse(L, site->begin, "cooperative groups ('%s'): %s", nm, why);
+}
+
 /* Code that runs without a call in the text (a local's destructor, what a
  * construction of a class tfuse cannot tell may run) and reads what the
  * coarsening changes: no rewrite reaches it.  in: the helper holding n. */
 static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
   if (n->kind == N_CALL && node_parent(n) && node_parent(n)->kind == N_VAR)
-    return; /* a declaration's construction: the variable answers for it */
+    return; 
+/* a declaration's construction: the variable answers for it */
   Reads r = {0};
   reads_implicit(n, &r);
   if (reads_changed(L->k, &r)) {
@@ -311,7 +364,7 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
     if (refused)
       return;
   }
-  if (n->kind == N_DECL_REF && sym_is_cooperative_groups(n->sym)) {
+  if (n->kind == N_DECL_REF && sym_is_cooperative_groups(n->sym) && !is_callee_ref(n)) {
     refuse(L, call->begin, "'%s' uses cooperative groups ('%s'), whose queries and collectives read thread and "
            "block coordinates that tfuse cannot renumber", fn->name, n->sym->name);
     return;
@@ -442,6 +495,10 @@ static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
 static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   bool thread = L->k->p.mode == MODE_THREAD;
   const char *who = in ? arena_printf("'%s' calls ", in->name) : "call to ";
+  if (sym_is_cooperative_groups(fn)) {
+    check_cg(L, site, call, fn, in);
+    return;
+  }
   switch (fn_class(fn)) {
   case FN_BARRIER:
     return; /* in the kernel walk checks its control; in a helper, the kernel's call of it (check_call) */

@@ -100,6 +100,35 @@ static char *take_string(CXString s) {
   return r;
 }
 
+/* A record type's spelling (canonical, qualifiers first) that names a
+ * cooperative group: the block, a tile of at most one warp, or another. */
+static CgGroup cg_group_of(const char *ts) {
+  for (bool more = true; more;) {
+    more = false;
+    if (!strncmp(ts, "const ", 6) || !strncmp(ts, "volatile ", 9)) {
+      ts = strchr(ts, ' ') + 1;
+      more = true;
+    }
+  }
+  if (strncmp(ts, "cooperative_groups::", 20))
+    return CG_NONE;
+  ts += 20;
+  if (!strncmp(ts, "__v", 3) && strstr(ts, "::")) /* the inline namespace, where spelled */
+    ts = strstr(ts, "::") + 2;
+  if (!strcmp(ts, "thread_block"))
+    return CG_BLOCK;
+  if (!strncmp(ts, "thread_block_tile<", 18)) {
+    char *end;
+    long n = strtol(ts + 18, &end, 10);
+    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1 && n <= 32)
+      return CG_TILE;
+  }
+  /* Everything else in the namespace: groups (grid, cluster, coalesced,
+   * type-erased, tiles of several warps) and the library's own types
+   * (reduction operators, details): CG_OTHER says "not one tfuse follows". */
+  return CG_OTHER;
+}
+
 static size_t hash_ptr(const void *p) { return (size_t)(uintptr_t)p * 11400714819323198485u; }
 
 static const char *real_path(const char *path) {
@@ -381,6 +410,11 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
       if (!out && clang_Type_getSizeOf(pt) == CXTypeLayoutError_Dependent)
         s->dep_params |= 1u << i; /* `T p`: a pointer if T is one */
     }
+    /* Cooperative groups' functions take their values by forwarding
+     * reference (`TyVal &&`) and write none of them, but for match_all's
+     * predicate; what the rest may do is effects.c's table (cg_class). */
+    if (sym_is_cooperative_groups(s) && strcmp(name, "match_all"))
+      s->out_params = s->ref_params = s->dep_params = 0;
     s->is_global_fn = a.global;
     s->is_device_fn = a.device;
     s->is_ctor = k == CXCursor_Constructor;
@@ -989,6 +1023,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     if (ct.kind == CXType_Record) {
       char *ts = take_string(clang_getTypeSpelling(ct));
       n->type_dim3 = !strcmp(ts, "dim3") || !strcmp(ts, "uint3");
+      n->cg_group = cg_group_of(ts);
     }
   }
 

@@ -113,7 +113,8 @@ static bool is_cg_block_sync(const Node *n) {
   if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
       strcmp(n->sym->name, "sync"))
     return false;
-  return names_cg_block(n);
+  Node *g = cg_group_operand(n);
+  return names_cg_block(n) || (g && g->cg_group == CG_BLOCK);
 }
 
 bool node_is_barrier(const Node *n) {

@@ -365,6 +365,14 @@ typedef enum {
 typedef struct Node Node;
 typedef struct Sym Sym;
 
+/* The type of an expression that is a cooperative group (parse.c). */
+typedef enum {
+  CG_NONE,  /* not a group */
+  CG_BLOCK, /* cooperative_groups::thread_block: the block */
+  CG_TILE,  /* thread_block_tile<N> with N <= 32: within one warp */
+  CG_OTHER, /* a grid, cluster, coalesced or type-erased group, a tile of several warps */
+} CgGroup;
+
 struct Sym {
   SymKind kind;
   char *name;
@@ -448,6 +456,7 @@ struct Node {
   bool has_var_init;   /* N_VAR with an initializer (its last child) */
   bool type_integral;  /* an expression of integer, bool or enum type */
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
+  CgGroup cg_group;    /* an expression whose type is a cooperative group: which */
   int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */
   struct Promo *promo; /* promote.c: an element access at the owner's index of a promoted array */
   /* Parts of control statements (parse.c fills them from the text). */
@@ -696,6 +705,8 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
+const char *cg_member_class(const Sym *fn); /* a member's class (its name, no template arguments), else NULL */
+Node *cg_group_operand(const Node *call);   /* the group a cooperative-groups call works on, else NULL */
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);

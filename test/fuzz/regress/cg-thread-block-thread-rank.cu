@@ -42,7 +42,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: refuse
+// tfuse-expect: may-refuse
 #pragma tfuse coarsen
 __global__ void cg_rank_kernel(const int *in, int n, int *out) {
   __shared__ int sh[192];

@@ -2,7 +2,7 @@
 // Breaks in: thread mode (merging K threads of a block changes which
 // logical threads share a warp; a tile shuffle is warp-synchronous and
 // must be refused like `__shfl_down_sync`). Block mode keeps warps intact.
-// Expected: refuse-thread (accept in block mode).
+// Expected: refused in thread mode, coarsened in block mode.
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -38,7 +38,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: refuse
+// tfuse-expect: may-refuse
 #pragma tfuse coarsen
 __global__ void cg_tile_shfl_kernel(const int *in, int n, int *out) {
   cg::thread_block cta = cg::this_thread_block();

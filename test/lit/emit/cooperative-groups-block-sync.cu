@@ -2,9 +2,9 @@
 //   cg::thread_block cta = cg::this_thread_block(); ... cg::sync(cta);
 // is a barrier over the physical block, as __syncthreads() is: the handle
 // is declared once (the same in every copy) and each cg::sync(cta) or
-// cta.sync() is a barrier, emitted once under the same rules. Any other use
-// of the handle (thread_rank, group_index, ...) stays refused (see
-// refuse/cooperative-groups.cu).
+// cta.sync() is a barrier, emitted once under the same rules, in both
+// modes.  What else block mode follows: cooperative-groups-block-mode.cu;
+// what is refused: refuse/cooperative-groups.cu.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 %t.in.cu -o %t.cu
