@@ -550,6 +550,18 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
                           "among the logical blocks", k->sym->name);
     return false;
   }
+  /* K shares of a constant size: no GPU gives a block more than 227 KB
+   * (232,448 bytes: sm_90 and sm_100 with opt-in), so such a launch could
+   * never run. */
+  Node *cfg = call->kid[1];
+  long share = (cfg->dyn_bytes + 15) / 16 * 16;
+  if (k->p.mode == MODE_BLOCK && k->dyn_shared && cfg->dyn_bytes > 0 && share * k->p.factor > 232448) {
+    error_at(call->begin, "launch of '%s' asks for %ld bytes of dynamic shared memory per block; block mode gives "
+                          "each of its %d logical blocks a share, %ld bytes in all, over the 227 KB (232,448 "
+                          "bytes) the largest GPUs give a block; use a smaller -factor", k->sym->name,
+             cfg->dyn_bytes, k->p.factor, share * k->p.factor);
+    return false;
+  }
   if (check)
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
   if (k->p.mode == MODE_THREAD) {
@@ -616,7 +628,9 @@ static bool is_address_use(const Node *n) {
  *       return __tf_e; }()
  * - cudaFuncSetAttribute: block mode with a divided dynamic shared size
  *   asks for K shares at a launch, so the limit set for one becomes
- *   `(int)(Ku * ::tfuse_rt::dyn_share(bytes))`; a cluster's extent must
+ *   `::tfuse_rt::dyn_shared_limit(k, Ku * ::tfuse_rt::dyn_share(bytes))`,
+ *   which stops the program with the reason where K shares pass what the
+ *   device allows (the launch would fail); a cluster's extent must
  *   divide a grid that block mode rescales: refused; an attribute tfuse
  *   cannot read, in block mode: refused.
  * - cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags](&n, k, b, s):
@@ -937,7 +951,8 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
     const char *attr = attribute_name(u, c);
     if (!strcmp(attr, "MaxDynamicSharedMemorySize")) {
       if (k->dyn_shared)
-        replace_span(el, c->args[2], arena_printf("(int)(%s)", scaled_dyn_shared(k, arg_text(u, c, 2, ""))));
+        replace_span(el, c->args[2], arena_printf("::tfuse_rt::dyn_shared_limit(%s, %s)", arg_text(u, c, 0, ""),
+                                                  scaled_dyn_shared(k, arg_text(u, c, 2, ""))));
       return true;
     }
     if (!strcmp(attr, "PreferredSharedMemoryCarveout") || !strcmp(attr, "NonPortableClusterSizeAllowed") ||

@@ -1077,6 +1077,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 2)
     n->block_threads = block_threads_of(u, clang_Cursor_getArgument(c, 1), &n->block_var, 0);
+  if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
+      clang_Cursor_getNumArguments(c) >= 3)
+    n->dyn_bytes = eval_int(clang_Cursor_getArgument(c, 2));
   if (n->kind == N_CALL && !n->sym && n->nkid)
     dependent_callee(n);
   if (n->kind == N_CALL && in_main) {

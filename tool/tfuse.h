@@ -450,6 +450,7 @@ struct Node {
    * count if clang can evaluate it (0: unknown), and the dim3 variable it
    * came from (its value holds only if nothing else writes it). */
   long block_threads;
+  long dyn_bytes;      /* ... its dynamic shared memory in bytes if an integer constant (0: none or unknown) */
   Sym *block_var;
   bool arrow;          /* N_MEMBER: `->` */
   bool has_init_stmt;  /* N_IF/N_SWITCH with a C++17 init-statement */

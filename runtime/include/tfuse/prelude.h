@@ -52,13 +52,10 @@ inline dim3 coarsen_block(dim3 block, int d, unsigned int k, const char *kernel,
  * every share starts aligned as the original's did. */
 inline unsigned int dyn_share(size_t bytes) { return (unsigned int)((bytes + 15) / 16 * 16); }
 
-/* K shares may pass the 48 KB a launch gets without asking: ask for them
- * (CUDA programming guide, "Shared Memory"). */
-template <class F> inline void dyn_shared_opt_in(F *kernel, size_t bytes) {
-  if (bytes <= 48 * 1024)
-    return;
-  /* More than the device allows would make the launch fail: stop with the
-   * reason rather than let the program go on with results never computed. */
+/* More shared memory than the device allows (K dynamic shares and the
+ * kernel's static bytes) would make the launch fail: stop with the reason
+ * rather than let the program go on with results never computed. */
+template <class F> inline void dyn_shared_check(F *kernel, size_t bytes) {
   int dev = 0, optin = 0;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
@@ -72,7 +69,23 @@ template <class F> inline void dyn_shared_opt_in(F *kernel, size_t bytes) {
                  bytes + fixed, fixed, optin);
     std::exit(EXIT_FAILURE);
   }
+}
+
+/* K shares may pass the 48 KB a launch gets without asking: ask for them
+ * (CUDA programming guide, "Shared Memory"). */
+template <class F> inline void dyn_shared_opt_in(F *kernel, size_t bytes) {
+  if (bytes <= 48 * 1024)
+    return;
+  dyn_shared_check(kernel, bytes);
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+/* The program's own cudaFuncSetAttribute(kernel,
+ * cudaFuncAttributeMaxDynamicSharedMemorySize, n), block mode: the value,
+ * K shares of n, after the same check. */
+template <class F> inline int dyn_shared_limit(F *kernel, size_t bytes) {
+  dyn_shared_check(kernel, bytes);
+  return (int)bytes;
 }
 
 } // namespace tfuse_rt
