@@ -1249,14 +1249,33 @@ static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
 
 /* ---- declarations ---- */
 
-/* Inserts `TFUSE_GUARD(g, ` ... `)` around the text [b, e). */
-static void guard_text(unsigned b, unsigned e, const char *g, Vec *extra) {
+/* Whether the text [b, e) holds a comma outside parentheses, brackets and
+ * braces (`f<A, B>(x)`): the preprocessor would split a macro's argument
+ * there. */
+static bool comma_outside_parens(const Source *src, unsigned b, unsigned e) {
+  int depth = 0;
+  for (unsigned i = b; i < e && i < src->len; i++) {
+    char c = src->text[i];
+    if (c == '(' || c == '[' || c == '{')
+      depth++;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+      depth--;
+    else if (c == ',' && depth == 0)
+      return true;
+  }
+  return false;
+}
+
+/* Inserts `TFUSE_GUARD(g, ` ... `)` around the text [b, e), parenthesized
+ * where a comma would split the macro's argument. */
+static void guard_text(const Source *src, unsigned b, unsigned e, const char *g, Vec *extra) {
   Site *a = arena_alloc(sizeof *a), *z = arena_alloc(sizeof *z);
+  bool paren = comma_outside_parens(src, b, e);
   a->off = b;
-  a->text = arena_printf("TFUSE_GUARD(%s, ", g);
+  a->text = arena_printf("TFUSE_GUARD(%s, %s", g, paren ? "(" : "");
   a->seq = -2; /* after a replacement ending here, before one starting here */
   z->off = e;
-  z->text = ")";
+  z->text = paren ? "))" : ")";
   z->seq = -1;
   vec_push(extra, a);
   vec_push(extra, z);
@@ -1310,7 +1329,7 @@ static bool guard_list(Fuse *F, Node *var, Node *list, const char *g, const Ctx 
       return guard_init_refused(F, var, why);
     if (!text_is_operand(F->src, el, "{,", ",}"))
       return guard_init_refused(F, var, "an element of its braced list is not separate in the text");
-    guard_text(el->begin, el->end, g, extra);
+    guard_text(F->src, el->begin, el->end, g, extra);
   }
   return true;
 }
@@ -1340,7 +1359,7 @@ static bool guard_ctor_args(Fuse *F, Node *var, Node *call, const char *g, const
       return guard_init_refused(F, var, why);
     if (!text_is_operand(F->src, arg, "(,", ",)"))
       return guard_init_refused(F, var, "a constructor argument is not separate in the text");
-    guard_text(arg->begin, arg->end, g, extra);
+    guard_text(F->src, arg->begin, arg->end, g, extra);
   }
   return true;
 }
@@ -1378,7 +1397,7 @@ static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *e
     return guard_init_refused(F, var, why);
   if (!text_is_operand(F->src, init, "=(", ";,)"))
     return guard_init_refused(F, var, "tfuse cannot find its text");
-  guard_text(init->begin, init->end, g, extra);
+  guard_text(F->src, init->begin, init->end, g, extra);
   return true;
 }
 
@@ -1868,7 +1887,7 @@ static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, c
         vec_free(&argsites);
         return false;
       }
-      guard_text(a->begin, a->end, g, &argsites);
+      guard_text(F->src, a->begin, a->end, g, &argsites);
     }
     vec_free(&args);
   }

@@ -144,12 +144,14 @@ static char *grid_extents(const Kernel *k, const char *grid) {
   return t;
 }
 
-/* Thread mode: the block of the merged threads, checked per dimension. */
+/* Thread mode: the block of the merged threads, checked per dimension
+ * (coarsen_block_warps: and that the warps stay whole). */
 static char *coarsened_block(const Kernel *k, const char *block, const char *site) {
   int dims[3], f[3], n = launch_dims(k, dims, f);
   char *t = (char *)block;
   for (int i = 0; i < n; i++)
-    t = arena_printf("::tfuse_rt::coarsen_block(%s, %d, %du, \"%s\", \"%s\")", t, dims[i], f[i], k->sym->name, site);
+    t = arena_printf("::tfuse_rt::coarsen_block%s(%s, %d, %du, \"%s\", \"%s\")", k->whole_warps ? "_warps" : "", t,
+                     dims[i], f[i], k->sym->name, site);
   return t;
 }
 
@@ -1572,7 +1574,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
     for (int v = 0; v < k->variants.len; v++) {
       Variant *var = k->variants.items[v];
       int d = var->p.dim;
-      int mode = var->p.factor == 1 ? 0 : var->p.mode == MODE_BLOCK ? 1 : 2;
+      int mode = var->p.factor == 1 ? 0 : var->p.mode == MODE_BLOCK ? 1 : var->whole_warps ? 3 : 2;
       buf_printf(&cands, "%s{%d, %d, %du, \"%s\"}", v ? ", " : "", mode, d, var->p.factor, var->label);
       char *vcallee = callee_renamed(callee, k->sym->name, var->name);
       if (!vcallee) {
@@ -1582,8 +1584,8 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       }
       char *grid = mode == 1 ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, var->p.factor)
                              : "__tf_grid";
-      char *block = mode == 2 ? arena_printf("::tfuse_rt::coarsen_block(__tf_block, %d, %du, \"%s\", \"%s\")", d,
-                                             var->p.factor, k->sym->name, site)
+      char *block = mode >= 2 ? arena_printf("::tfuse_rt::coarsen_block%s(__tf_block, %d, %du, \"%s\", \"%s\")",
+                                             mode == 3 ? "_warps" : "", d, var->p.factor, k->sym->name, site)
                               : "__tf_block";
       char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, nargs ? ", " : "") : "";
       buf_printf(&cases, "%s    %s: %s<<<%s, %s, __tf_smem, __tf_stream>>>(%s%s); break;\n", ind,

@@ -67,6 +67,22 @@ static bool mentions_threadidx(const Node *n) {
   return false;
 }
 
+/* Thread mode keeps every warp whole when copy r of a physical warp is one
+ * logical warp, lane for lane: the stride mapping along x alone (copy r of
+ * thread t is t + r * blockDim.x / K), with blockDim.x / K a multiple of
+ * 32, which each launch then checks (Kernel.whole_warps).  Warp-synchronous
+ * code, tiles and lane arithmetic keep their meaning there. */
+static bool warps_kept(Legal *L) {
+  Kernel *k = L->k;
+  bool x_alone = params_multi(&k->p) ? k->p.kd[0] > 1 && k->p.kd[1] == 1 && k->p.kd[2] == 1 : k->p.dim == 0;
+  if (k->p.mode != MODE_THREAD || k->p.mapping != MAP_STRIDE || !x_alone)
+    return false;
+  k->whole_warps = true;
+  return true;
+}
+
+#define WARPS_KEPT_ONLY "; thread mode keeps warps whole only with -mapping stride along x alone"
+
 static bool is_lane_constant(const Node *n) {
   n = node_strip((Node *)n);
   if (n->kind == N_DECL_REF && n->sym && n->sym->name && !strcmp(n->sym->name, "warpSize"))
@@ -285,9 +301,15 @@ static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
           "the scans), not this";
   } else if (!g || !(g->cg_group == CG_TILE || (g->cg_group == CG_BLOCK && c == FN_PURE))) {
     why = "its group is not the block or a tile of at most 32 threads";
-  } else if (thread) {
-    why = c == FN_WARP ? "a collective of a tile, whose lanes thread mode would split across copies"
-                       : "it reads the thread's place in its group or the group's size, which thread mode changes";
+  } else if (thread && g->cg_group == CG_TILE && (c == FN_WARP || !strncmp(nm, "meta_group_", 11))) {
+    /* Whole warps: a tile's lanes and collectives are the logical warp's,
+     * but its index among the block's tiles is the physical warp's. */
+    if (!strncmp(nm, "meta_group_", 11))
+      why = "the tile's index among the block's tiles (or their number), which thread mode changes";
+    else if (!warps_kept(L))
+      why = "a collective of a tile, whose lanes thread mode would split across copies" WARPS_KEPT_ONLY;
+  } else if (thread && !(g->cg_group == CG_TILE && warps_kept(L))) {
+    why = "it reads the thread's place in its group or the group's size, which thread mode changes";
   }
   if (!why)
     return;
@@ -344,9 +366,9 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
       return;
     }
   }
-  if (lane_arithmetic(L, n)) {
+  if (lane_arithmetic(L, n) && !warps_kept(L)) {
     refuse(L, call->begin, "'%s' does lane arithmetic on the thread index in thread mode: merging threads would "
-           "change which lanes form a warp", fn->name);
+           "change which lanes form a warp" WARPS_KEPT_ONLY, fn->name);
     return;
   }
   if (n->kind == N_ASM) {
@@ -518,12 +540,14 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
              "collectives read thread and block coordinates that tfuse cannot renumber", fn->name);
     return;
   case FN_WARP:
-    if (thread && in)
-      refuse(L, site->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies",
-             in->name, fn->name);
-    else if (thread)
-      refuse(L, site->begin, "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp",
-             fn->name);
+    if (!thread || warps_kept(L))
+      return;
+    if (in)
+      refuse(L, site->begin, "'%s' uses warp-synchronous '%s', which thread mode would split across copies"
+             WARPS_KEPT_ONLY, in->name, fn->name);
+    else
+      refuse(L, site->begin, "warp-synchronous '%s' in thread mode: merging threads would split the lanes of a warp"
+             WARPS_KEPT_ONLY, fn->name);
     return;
   case FN_UNSUPPORTED:
     refuse(L, site->begin, "%s'%s', which works on the physical block, its cluster or the device runtime: "
@@ -772,14 +796,14 @@ static void walk(Legal *L, Node *n) {
       refuse(L, n->loc, "'%s' differs between the copies but is declared inside a macro expansion", n->sym->name);
     if (n->sym->kind == SYM_LOCAL && n->sym->is_reference)
       refuse(L, n->loc, "local reference '%s' is not supported; use a pointer or a copy", n->sym->name);
-    if (thread && n->sym->kind == SYM_SHARED && n->sym->is_volatile)
-      refuse(L, n->loc,
-             "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split", n->sym->name);
+    if (thread && n->sym->kind == SYM_SHARED && n->sym->is_volatile && !warps_kept(L))
+      refuse(L, n->loc, "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split"
+             WARPS_KEPT_ONLY, n->sym->name);
     break;
   case N_BINOP:
-    if (lane_arithmetic(L, n))
+    if (lane_arithmetic(L, n) && !warps_kept(L))
       refuse(L, n->begin, "lane arithmetic on the thread index in thread mode: merging threads would "
-                          "change which lanes form a warp");
+                          "change which lanes form a warp" WARPS_KEPT_ONLY);
     break;
   case N_GOTO:
   case N_LABEL:

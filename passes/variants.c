@@ -304,7 +304,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     v.p.layout = layout;
     v.p.set = k->p.set;
     v.annotated = false;
-    v.has_vreturn = v.uses_grid_extent = v.dyn_shared = false;
+    v.has_vreturn = v.uses_grid_extent = v.dyn_shared = v.whole_warps = false;
     v.shared = (Vec){0};
     v.promoted = (Vec){0};
     v.variants = (Vec){0};
@@ -331,6 +331,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     }
     Variant *var = arena_alloc(sizeof *var);
     var->p = v.p;
+    var->whole_warps = v.whole_warps;
     var->name = arena_printf("%s__tf_%s", k->sym->name, variant_suffix(&var->p));
     var->label = label;
     Vec *protos = arena_alloc(sizeof *protos);

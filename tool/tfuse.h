@@ -577,6 +577,8 @@ struct Kernel {
   bool uses_grid_extent; /* block mode: needs the original grid extent */
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
+  bool whole_warps;      /* thread mode: warp-synchronous code kept (legality.c), so each launch checks that
+                            blockDim.x / K is a multiple of 32 (every copy of a warp is a whole logical warp) */
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
   int indirect_launches; /* launch.c: launches through pointers dispatching to it, or the runtime's launch functions */
   Vec shared;      /* Sym* shared arrays referenced */
@@ -590,6 +592,7 @@ struct Kernel {
 /* One candidate of -factor auto, emitted as its own kernel. */
 typedef struct {
   Params p;    /* p.factor 1: the original */
+  bool whole_warps; /* as Kernel.whole_warps */
   char *name;  /* k__tf_k1, k__tf_bx4, ... */
   char *label; /* "original", "block.x:4", ... */
 } Variant;

@@ -15,7 +15,8 @@
  *   - TFUSE_TUNE=0: the original (candidate 0), nothing measured;
  *   - tuning, on the first launch with the key: the allocations behind the
  *     writable pointer arguments are snapshot; each candidate that can run
- *     with this block (thread mode: the factor divides the block) runs
+ *     with this block (thread mode: the factor divides the block, and for
+ *     a kernel with warp-synchronous code the quotient is whole warps) runs
  *     once untimed, the check run, and what it wrote is compared with what
  *     the original wrote, bitwise, or within TFUSE_CHECK_ULP units in the
  *     last place for float and double arguments; a candidate that differs,
@@ -143,7 +144,8 @@ std::string kernel_name(const tfuse_tune_site *s) {
 unsigned int component(dim3 v, int d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
 
 bool feasible(const tfuse_tune_cand &c, dim3 block) {
-  return c.mode != 2 || component(block, c.dim) % c.factor == 0;
+  unsigned int b = component(block, c.dim);
+  return c.mode < 2 || (b % c.factor == 0 && (c.mode == 2 || b / c.factor % 32 == 0));
 }
 
 int index_of(const tfuse_tune_site *s, const std::string &label, dim3 block) {

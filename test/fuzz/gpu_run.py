@@ -15,7 +15,9 @@ Outcomes per variant file:
   match / mismatch   it ran (exit 0) and its hash lines equal / differ
   runtime-na         it stopped with tfuse's "is not a multiple of the
                      coarsening factor" message (thread mode, a block extent K
-                     does not divide): not applicable, not a failure
+                     does not divide) or "... of the warp size" (thread mode
+                     with warp-synchronous code, a block whose 1/K is not
+                     whole warps): not applicable, not a failure
   timeout            it ran past --timeout (a hang: counted as a failure)
   variant-error      another non-zero exit, a cuda-error line, or no hash
                      lines (a crash of the coarsened program: a failure)
@@ -42,7 +44,7 @@ import sys
 import time
 
 NVCC_FLAGS = ["-O3", "-arch=sm_90", "-fmad=false"]
-NA_MESSAGE = "which is not a multiple of the coarsening factor"
+NA_MESSAGE = "is not a multiple of the "  # the coarsening factor, or (whole warps) the warp size
 
 
 def run(cmd, timeout, cwd=None, env=None):

@@ -47,6 +47,22 @@ inline dim3 coarsen_block(dim3 block, int d, unsigned int k, const char *kernel,
   return block;
 }
 
+/* Thread mode for a kernel with warp-synchronous code (shuffles, votes,
+ * tiles, lane arithmetic): with the stride mapping, copy r of a physical
+ * warp is the whole logical warp (t + r * blockDim / K) / 32, lane for
+ * lane, only when blockDim / K is a multiple of 32. */
+inline dim3 coarsen_block_warps(dim3 block, int d, unsigned int k, const char *kernel, const char *site) {
+  dim3 b = coarsen_block(block, d, k, kernel, site);
+  if (component(b, d) % 32 != 0) {
+    std::fprintf(stderr,
+                 "tfuse: error: %s: launch of '%s' with blockDim.%c = %u, whose 1/%u, %u, is not a multiple of the "
+                 "warp size (32): the coarsened kernel's warp-synchronous code needs whole warps\n",
+                 site, kernel, "xyz"[d], component(block, d), k, component(b, d));
+    std::exit(EXIT_FAILURE);
+  }
+  return b;
+}
+
 /* Block mode with a replicated extern __shared__ array: each logical
  * block's share of the dynamic shared memory, rounded up to 16 bytes so
  * every share starts aligned as the original's did. */

@@ -36,7 +36,8 @@
 
 extern "C" {
 
-/* One candidate: mode 0 the original, 1 block mode, 2 thread mode. */
+/* One candidate: mode 0 the original, 1 block mode, 2 thread mode, 3
+ * thread mode that needs whole warps (blockDim / K a multiple of 32). */
 typedef struct {
   int mode, dim;
   unsigned int factor;

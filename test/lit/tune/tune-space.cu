@@ -1,16 +1,17 @@
-// -tune-space spans modes and dimensions: the thread-mode candidate, which
-// legality refuses (a shuffle would split a warp's lanes), is left out,
+// -tune-space spans modes and dimensions: the thread-mode candidate with
+// the consecutive mapping, which legality refuses (a shuffle would split a
+// warp's lanes), is left out,
 // with -report saying why; the block-mode ones along x and y are emitted,
 // a duplicate item once, and the candidate table names each kept variant.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
-// RUN: %tfuse -factor auto -report -tune-space "block.x:2,4 thread.x:2 block.y:2 block.x:2" %t.in.cu -o %t.cu 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: %tfuse -factor auto -report -tune-space "block.x:2,4 thread.x.consecutive:2 block.y:2 block.x:2" %t.in.cu -o %t.cu 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
 
 // REPORT: tune-space.cu.tmp.in.cu:[[#KLINE:]]:17: remark: -factor auto: candidate block.x:2 of 'k' emitted as 'k__tf_bx2'
 // REPORT: tune-space.cu.tmp.in.cu:[[#KLINE]]:17: remark: -factor auto: candidate block.x:4 of 'k' emitted as 'k__tf_bx4'
-// REPORT: tune-space.cu.tmp.in.cu:[[#KLINE+3]]:8: remark: -factor auto: candidate thread.x:2 of 'k' left out: warp-synchronous '__shfl_down_sync' in thread mode: merging threads would split the lanes of a warp
+// REPORT: tune-space.cu.tmp.in.cu:[[#KLINE+3]]:8: remark: -factor auto: candidate thread.x.consecutive:2 of 'k' left out: warp-synchronous '__shfl_down_sync' in thread mode: merging threads would split the lanes of a warp; thread mode keeps warps whole only with -mapping stride along x alone
 // REPORT: tune-space.cu.tmp.in.cu:[[#KLINE]]:17: remark: -factor auto: candidate block.y:2 of 'k' emitted as 'k__tf_by2'
 // REPORT-NOT: remark
 
