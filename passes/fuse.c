@@ -284,8 +284,11 @@ static Sym *clone_callee(Fuse *F, const Node *call) {
   return call->kind == N_CALL && fn_reads_changed_builtins(F->k, fn) ? fn : NULL;
 }
 
+/* helper__tf_kernel; for a variant of -factor auto, helper__tf_kernel_bx4:
+ * each variant has clones of its own. */
 static char *clone_name(Fuse *F, const Sym *fn) {
-  char *name = arena_printf("%s__tf_%s", fn->name, F->k->sym->name);
+  const char *tag = F->k->variant_tag;
+  char *name = arena_printf("%s__tf_%s%s%s", fn->name, F->k->sym->name, tag ? "_" : "", tag ? tag : "");
   while (unit_has_ident(F->u, name))
     name = arena_printf("%s_", name);
   return name;

@@ -728,11 +728,32 @@ static bool shared_address_followed(Node *ref) {
   return false;
 }
 
+/* Whether a statement's text holds a preprocessor directive (a line
+ * starting with `#`, also one between its expression and its `;`): tfuse
+ * writes statements out per copy from their text, and cannot carry the
+ * directive with them. */
+static bool stmt_holds_directive(const Source *src, const Node *n) {
+  if (n->kind == N_COMPOUND || n->kind == N_IF || n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO ||
+      n->kind == N_SWITCH || n->end <= n->begin)
+    return false; /* their statements are written one by one */
+  for (unsigned i = n->begin; i < n->end && i < src->len; i++)
+    if (src->text[i] == '\n' && source_skip_space(src, i + 1) < n->end &&
+        src->text[source_skip_space(src, i + 1)] == '#')
+      return true;
+  if (src->text[n->end - 1] == ';' || src->text[n->end - 1] == '}')
+    return false; /* ends with its own text */
+  unsigned p = source_skip_space(src, n->end);
+  return p < src->len && src->text[p] == '#';
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
   if (n->kind == N_VAR || n->kind == N_NEW || n->kind == N_CALL)
     check_implicit(L, n, n, NULL);
+  if (n->parent && n->parent->kind == N_COMPOUND && stmt_holds_directive(L->u->src, n))
+    refuse(L, n->begin, "a preprocessor directive (#if ...) inside this statement: tfuse writes the statement out "
+                        "from its text and cannot carry the directive; put the #if around whole statements");
   switch (n->kind) {
   case N_CALL:
     if (node_is_barrier(n)) {

@@ -308,6 +308,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     v.shared = (Vec){0};
     v.promoted = (Vec){0};
     v.variants = (Vec){0};
+    v.variant_tag = variant_suffix(&v.p);
     clear_promo(k->fn);
     EditList vel = {0};
     diag_begin_trial();

@@ -585,6 +585,7 @@ struct Kernel {
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */
   Vec variants;     /* Variant*: the original first */
+  const char *variant_tag; /* a variant being coarsened (variants.c): its suffix, in its helpers' clones' names */
   char *tune_hash;  /* hash of the variants' text, part of the tuning key */
   char *untunable;  /* why the runtime must not tune it, or NULL */
 };
