@@ -1690,6 +1690,18 @@ static int warp_value_rec(const Node *n, Vec *seen) {
   return warp;
 }
 
+bool call_is_value(const Node *call) {
+  if (call->kind != N_CALL || call->is_launch)
+    return false;
+  int count = call->sym ? 1 : call->ncand;
+  Vec seen = {0};
+  bool r = count > 0;
+  for (int i = 0; r && i < count; i++)
+    r = warp_value_callee(call, call->sym ? call->sym : call->cand[i], &seen) == 0;
+  vec_free(&seen);
+  return r;
+}
+
 bool fn_is_warp_value(const Sym *fn) {
   if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY || fn->out_params)
     return false;

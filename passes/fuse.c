@@ -1776,11 +1776,33 @@ static bool is_warp_fn(const Sym *fn) {
   return fn && ((fn_class(fn) == FN_WARP && !fn->out_params) || fn_is_warp_value(fn));
 }
 
+/* A warp intrinsic that writes through pointer arguments (`&pred` of
+ * __match_all_sync), each the address of a local: taken out of the guard,
+ * a dead copy writes only its own local. */
+static bool warp_call_writes_locals(const Node *n) {
+  if (!n->sym || fn_class(n->sym) != FN_WARP || !n->sym->out_params)
+    return false;
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(n, &obj, &obj_ptr, &args);
+  bool ok = !obj;
+  for (int i = 0; ok && i < args.len; i++) {
+    if (i >= 32 || !(n->sym->out_params >> i & 1))
+      continue;
+    Node *a = node_strip(args.items[i]);
+    Sym *t = a->kind == N_UNOP && a->op == OP_ADDR ? node_store_target(a->kid[0]) : NULL;
+    ok = t && t->kind == SYM_LOCAL;
+  }
+  vec_free(&args);
+  return ok;
+}
+
 static bool is_warp_call(const Node *n) {
   if (n->kind != N_CALL || n->in_macro || n->end <= n->begin || node_is_barrier(n))
     return false;
   if (n->sym)
-    return is_warp_fn(n->sym);
+    return is_warp_fn(n->sym) || warp_call_writes_locals(n);
   for (int i = 0; i < n->ncand; i++)
     if (!is_warp_fn(n->cand[i]))
       return false;
@@ -1791,12 +1813,22 @@ static bool is_warp_call(const Node *n) {
  * but for cooperative groups' values (a handle, a query, `cg::plus<T>()`),
  * an assignment, an increment. */
 static bool arg_has_effects(const Node *n) {
-  if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym) && fn_class(n->sym) == FN_PURE))
+  if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym) && fn_class(n->sym) == FN_PURE) &&
+      !call_is_value(n))
     return true;
   if (n->kind == N_ASSIGN || node_is_incdec(n))
     return true;
   for (int i = 0; i < n->nkid; i++)
     if (arg_has_effects(n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool holds_call(const Node *n) {
+  if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym)))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (holds_call(n->kid[i]))
       return true;
   return false;
 }
@@ -1882,7 +1914,9 @@ static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, c
     for (int j = 0; j < args.len; j++) {
       Node *a = args.items[j];
       Facts f = facts_of(F, a);
-      if (!facts_need_guard(F, &f, ctx) || a->end <= a->begin)
+      /* A call in it (a value, arg_has_effects says) may load where a dead
+       * copy must not: guarded too. */
+      if ((!facts_need_guard(F, &f, ctx) && !holds_call(a)) || a->end <= a->begin)
         continue;
       if (!text_is_operand(F->src, a, "(,", ",)")) {
         vec_free(&args);

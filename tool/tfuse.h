@@ -719,6 +719,10 @@ void kernel_shared_vars(Node *fn, Vec *out);
  * has no other effect (cuda-samples' warpReduceSum): no store beyond its
  * locals, no barrier, assembly or call of anything else. */
 bool fn_is_warp_value(const Sym *fn);
+/* A call that computes a value: no warp call, no write but its callees' own
+ * locals (and what its reference arguments name, which must be the
+ * caller's locals). */
+bool call_is_value(const Node *call);
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
 

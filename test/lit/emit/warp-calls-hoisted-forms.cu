@@ -1,0 +1,30 @@
+// Block mode takes a copy's warp calls out of its guard (every lane runs
+// them, as in the original; nvcc 13's optimizing ptxas miscomputes some
+// guarded warp reductions at K = 7 and 8), also where a call writes a
+// local through a pointer (`&pred` of __match_all_sync: a dead copy writes
+// only its own local) and where an argument calls a helper that computes a
+// value (guarded as an argument, so a dead copy loads nothing).
+// REQUIRES: nvcc
+// RUN: sed 's#^//.*##' %s > %t.in.cu
+// RUN: %tfuse -factor 8 -mode block %t.in.cu -o %t.cu
+// RUN: FileCheck %s < %t.cu
+// RUN: %nvcc-check %t.cu
+
+__device__ unsigned mix(unsigned a, unsigned b) { return a * 2654435761u ^ b; }
+
+// CHECK: const auto [[M:__tf_w[0-9]+]] = __match_all_sync(0xffffffffu, v_7 & 1u, &pred_7); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: unsigned int m_7 = TFUSE_GUARD(__tf_ok_7, [[M]]);
+// CHECK: const auto [[R:__tf_w[0-9]+]] = __reduce_add_sync(0xffffffffu, TFUSE_GUARD(__tf_ok_7, mix(v_7, blockDim.x))); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: if (__tf_ok_7) acc_7 ^= [[R]];
+#pragma tfuse coarsen
+__global__ void k(unsigned *out, const unsigned *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned v = in[i];
+  int pred;
+  unsigned int m = __match_all_sync(0xffffffffu, v & 1u, &pred);
+  unsigned acc = m + (unsigned)pred;
+  acc ^= __reduce_add_sync(0xffffffffu, mix(v, blockDim.x));
+  out[i] = acc;
+}
+
+void run(unsigned *out, const unsigned *in, int n) { k<<<n, 128>>>(out, in); }
