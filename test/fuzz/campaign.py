@@ -63,7 +63,12 @@ NVCC_TIMEOUT = 300
 
 
 # ---- variants ------------------------------------------------------------------
-def all_variants():
+# Profile `reach` also tries block mode with every K up to 16 along x, K = 16
+# along y and z and interleaved, and thread mode with K = 16 along x.
+REACH_BLOCK_FACTORS = tuple(range(5, 17))
+
+
+def all_variants(profile=None):
     vs = []
     for K in FACTORS:
         for d in "xyz":
@@ -80,6 +85,11 @@ def all_variants():
     for K, d, mode in MULTI_VARIANTS:
         if mode == "block":
             vs.append((K, mode, d, "interleaved"))
+    if profile == "reach":
+        vs += [(K, "block", "x", None) for K in REACH_BLOCK_FACTORS if K != 8]
+        vs += [(16, "block", d, None) for d in "yz"]
+        vs += [(16, "block", "x", "interleaved")]
+        vs += [(16, "thread", "x", mp) for mp in ("stride", "consecutive")]
     return vs
 
 
@@ -196,17 +206,31 @@ def normalize_reason(reason):
     return r.strip()
 
 
-def expected_refused(expect, mode):
-    """True: must refuse; False: must accept; None: either."""
+def expected_refused(expect, v):
+    """True: must refuse; False: must accept; None: either.  expect is one
+    word, or clauses joined by commas, each `[may-]refuse-MODE` or
+    `[may-]refuse-MODE@DIMS` (that mode, where the variant coarsens one of
+    DIMS: `refuse-block@x,may-refuse-block,refuse-thread`): a variant must be
+    refused when a `refuse-` clause holds, may be when a `may-refuse-` one
+    does, and must be accepted otherwise."""
+    mode = v[1]
     if expect == "accept":
         return False
     if expect == "refuse":
         return True
-    if expect == "refuse-block":
-        return mode == "block"
-    if expect == "refuse-thread":
-        return mode == "thread"
-    return None
+    if expect == "may-refuse":
+        return None
+    coarsened = {d for _, d in variant_dims(v)}
+    want = False
+    for clause in expect.split(","):
+        m = re.match(r"^(may-)?refuse-(block|thread)(?:@([xyz]+))?$", clause)
+        if not m:
+            return None
+        if m.group(2) == mode and (not m.group(3) or coarsened & set(m.group(3))):
+            if not m.group(1):
+                return True
+            want = None
+    return want
 
 
 # ---- running tools ----------------------------------------------------------------
@@ -244,7 +268,7 @@ def choose_variants(seed, header, how, keep_na):
     (before --variants N picks N of the rest)."""
     chosen, skipped = [], 0
     tk = header.get("thread-k")
-    for v in all_variants():
+    for v in all_variants(header.get("profile")):
         K, mode, d, mp = v
         na = bool(tk) and mode == "thread" and any(f not in tk.get(e, []) for f, e in variant_dims(v))
         if na and not keep_na and stable_hash(seed, variant_tag(v), "na") % 10 != 0:
@@ -375,7 +399,7 @@ def cmd_cpu(a):
                     rec["refused"][n] = "silently left unchanged"
                     finding(s, v, "tfuse-silent", "kernel '%s' neither coarsened nor warned about" % n)
         for n, e in kernels.items():
-            want = expected_refused(e, v[1])
+            want = expected_refused(e, v)
             refused = n in rec["refused"]
             if refused and rec["refused"][n].startswith("internal error"):
                 finding(s, v, "internal-error", "kernel '%s' (expect %s): %s" % (n, e, rec["refused"][n]))
