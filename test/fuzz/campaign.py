@@ -14,9 +14,10 @@
       about, or an original that nvcc rejects: a generator bug) go to
       DIR/findings/seed-S/.  Writes DIR/manifest.json, prints a summary, and
       exits 1 if there are findings.
-  campaign.py gpu-pack --from DIR --to PACKDIR
+  campaign.py gpu-pack --from DIR [DIR ...] --to PACKDIR [--tags REGEX] [--thin REGEX:PCT] [--skip-na]
       Copies the originals, the accepted variants and run.sh (bash and python3
-      only) to PACKDIR.  On the GPU machine: bash PACKDIR/run.sh [-j 16].
+      only) of one or several CPU stages (distinct seeds) to PACKDIR.  On the
+      GPU machine: bash PACKDIR/run.sh [-j 16].
   campaign.py gpu-report --from PACKDIR/results.json [MORE.json ...]
       Prints the table of a GPU run (several shard results are merged).
   campaign.py repro --seed S --variant 'K mode dim [mapping]' [--profile P] [--kernels N]
@@ -27,7 +28,9 @@ y, z with mapping stride and consecutive, and factors along two dimensions
 (2,2 and 3,2 in block mode along x,y; 2,2 along y,z; 2,2 in thread mode along
 x,y), and block mode again with -layout interleaved (the 12 one-dimensional
 block variants and the 3 two-dimensional ones, tag suffix -interleaved): 55
-per program.  A two-dimensional variant's K is a tuple, its d
+per program; a program of profile `reach` adds block mode along x with every
+other K from 5 to 16, K = 16 along y, z and interleaved along x, and thread
+mode with K = 16 along x: 72.  A two-dimensional variant's K is a tuple, its d
 "x,y" (tag k2x2-block-xy, flags -factor 2,2 -dim x,y; --variant '2x2 block xy').  A generated
 program's first line says which factors divide every launch's block extent
 along each dimension (thread-k=...); thread-mode variants outside it would
@@ -63,7 +66,12 @@ NVCC_TIMEOUT = 300
 
 
 # ---- variants ------------------------------------------------------------------
-def all_variants():
+# Profile `reach` also tries block mode with every K up to 16 along x, K = 16
+# along y and z and interleaved, and thread mode with K = 16 along x.
+REACH_BLOCK_FACTORS = tuple(range(5, 17))
+
+
+def all_variants(profile=None):
     vs = []
     for K in FACTORS:
         for d in "xyz":
@@ -80,6 +88,11 @@ def all_variants():
     for K, d, mode in MULTI_VARIANTS:
         if mode == "block":
             vs.append((K, mode, d, "interleaved"))
+    if profile == "reach":
+        vs += [(K, "block", "x", None) for K in REACH_BLOCK_FACTORS if K != 8]
+        vs += [(16, "block", d, None) for d in "yz"]
+        vs += [(16, "block", "x", "interleaved")]
+        vs += [(16, "thread", "x", mp) for mp in ("stride", "consecutive")]
     return vs
 
 
@@ -196,17 +209,31 @@ def normalize_reason(reason):
     return r.strip()
 
 
-def expected_refused(expect, mode):
-    """True: must refuse; False: must accept; None: either."""
+def expected_refused(expect, v):
+    """True: must refuse; False: must accept; None: either.  expect is one
+    word, or clauses joined by commas, each `[may-]refuse-MODE` or
+    `[may-]refuse-MODE@DIMS` (that mode, where the variant coarsens one of
+    DIMS: `refuse-block@x,may-refuse-block,refuse-thread`): a variant must be
+    refused when a `refuse-` clause holds, may be when a `may-refuse-` one
+    does, and must be accepted otherwise."""
+    mode = v[1]
     if expect == "accept":
         return False
     if expect == "refuse":
         return True
-    if expect == "refuse-block":
-        return mode == "block"
-    if expect == "refuse-thread":
-        return mode == "thread"
-    return None
+    if expect == "may-refuse":
+        return None
+    coarsened = {d for _, d in variant_dims(v)}
+    want = False
+    for clause in expect.split(","):
+        m = re.match(r"^(may-)?refuse-(block|thread)(?:@([xyz]+))?$", clause)
+        if not m:
+            return None
+        if m.group(2) == mode and (not m.group(3) or coarsened & set(m.group(3))):
+            if not m.group(1):
+                return True
+            want = None
+    return want
 
 
 # ---- running tools ----------------------------------------------------------------
@@ -244,7 +271,7 @@ def choose_variants(seed, header, how, keep_na):
     (before --variants N picks N of the rest)."""
     chosen, skipped = [], 0
     tk = header.get("thread-k")
-    for v in all_variants():
+    for v in all_variants(header.get("profile")):
         K, mode, d, mp = v
         na = bool(tk) and mode == "thread" and any(f not in tk.get(e, []) for f, e in variant_dims(v))
         if na and not keep_na and stable_hash(seed, variant_tag(v), "na") % 10 != 0:
@@ -375,7 +402,7 @@ def cmd_cpu(a):
                     rec["refused"][n] = "silently left unchanged"
                     finding(s, v, "tfuse-silent", "kernel '%s' neither coarsened nor warned about" % n)
         for n, e in kernels.items():
-            want = expected_refused(e, v[1])
+            want = expected_refused(e, v)
             refused = n in rec["refused"]
             if refused and rec["refused"][n].startswith("internal error"):
                 finding(s, v, "internal-error", "kernel '%s' (expect %s): %s" % (n, e, rec["refused"][n]))
@@ -560,33 +587,66 @@ exec python3 "$here/gpu_run.py" "$@"
 '''
 
 
+def nvcc_cost(nkernels, accepted, flags):
+    """Estimated CPU seconds to build and run one file of a pack: nvcc 13 on the
+    CPU machine took 0.6 s, 0.075 s a kernel, and 0.022 s for each copy a
+    coarsened kernel adds (K - 1, the product of the factors); the run is
+    taken as 0.4 s."""
+    copies = 1
+    if flags:
+        for f in flags[flags.index("-factor") + 1].split(","):
+            copies *= int(f)
+    return 1.0 + 0.075 * nkernels + 0.022 * (copies - 1) * len(accepted)
+
+
 def cmd_gpu_pack(a):
-    src = os.path.abspath(getattr(a, "from"))
     dst = os.path.abspath(a.to)
-    man = json.load(open(os.path.join(src, "manifest.json")))
+    # several CPU stages (a profile's share each) make one pack; their seeds must differ
+    progs = []
+    for d in getattr(a, "from"):
+        src = os.path.abspath(d)
+        man = json.load(open(os.path.join(src, "manifest.json")))
+        progs += [(src, s, p) for s, p in man["programs"].items()]
+    seen = set()
+    for _, s, _ in progs:
+        if s in seen:
+            sys.exit("campaign.py: seed %s is in more than one --from folder" % s)
+        seen.add(s)
     if os.path.isdir(dst):
         shutil.rmtree(dst)
     os.makedirs(dst)
+    thin = None
+    if a.thin:
+        regex, _, pct = a.thin.rpartition(":")
+        thin = (regex, int(pct))
     pack = {"programs": []}
     total = 0
-    members = []  # (source path, name in files.tar.gz)
-    for s, p in sorted(man["programs"].items(), key=lambda kv: int(kv[0])):
+    cost = 0.0  # estimated CPU seconds of nvcc and run
+    members = []  # (source path, name in files.tar.xz)
+    for src, s, p in sorted(progs, key=lambda sp: int(sp[1])):
         if p.get("original_nvcc") is False:
             continue
         members.append((os.path.join(src, p["path"]), "seed-%s/prog.cu" % s))
+        cost += nvcc_cost(len(p["kernels"]), [], [])
         entry = {"seed": int(s), "original": "seed-%s/prog.cu" % s, "kernels": p["kernels"], "variants": []}
         for tag, rec in sorted(p["variants"].items()):
             if not rec["accepted"] or rec.get("nvcc") is False:
                 continue
             if a.tags and not re.search(a.tags, tag):
                 continue
+            if thin and re.search(thin[0], tag) and stable_hash(s, "thin") % 100 >= thin[1]:
+                continue
+            if a.skip_na and rec["predicted_na"]:
+                continue
             members.append((os.path.join(src, rec["file"]), "seed-%s/%s.cu" % (s, tag)))
+            cost += nvcc_cost(len(p["kernels"]), rec["accepted"], rec["flags"])
             entry["variants"].append({"tag": tag, "file": "seed-%s/%s.cu" % (s, tag), "flags": rec["flags"],
                                       "accepted": rec["accepted"], "predicted_na": rec["predicted_na"]})
         pack["programs"].append(entry)
     with open(os.path.join(dst, "pack.json"), "w") as fh:
         json.dump(pack, fh, indent=1)
-    with tarfile.open(os.path.join(dst, "files.tar.gz"), "w:gz") as tf:
+    # xz: a program's variants share most of their text, which gzip's 32 KiB window misses
+    with tarfile.open(os.path.join(dst, "files.tar.xz"), "w:xz") as tf:
         for path, name in members:
             tf.add(path, arcname=name)
     total = sum(os.path.getsize(os.path.join(dst, f)) for f in os.listdir(dst)) + \
@@ -599,8 +659,9 @@ def cmd_gpu_pack(a):
     nruns = sum(len(v["accepted"]) for e in pack["programs"] for v in e["variants"])
     print("gpu-pack: %s: %d programs, %d files to compile (%.1f MiB), %d kernel x variant runs" %
           (dst, len(pack["programs"]), nfiles, total / 2 ** 20, nruns))
-    print("gpu-pack: on a 16-core machine about %.0f s of nvcc at 2.5-4 s a file (one 10-minute call "
-          "compiles about 2000 files; split larger packs with run.sh --shard I/N)" % (nfiles * 3.0 / 16))
+    print("gpu-pack: on a 16-core machine about %.0f s of nvcc and runs (%.1f s a file; run.sh starts no "
+          "compile after --deadline, 480 s; split larger packs with run.sh --shard I/N)" %
+          (cost / 16, cost / max(nfiles, 1)))
     if total > 60 * 2 ** 20:
         print("gpu-pack: warning: the pack is over 60 MiB; use fewer seeds", file=sys.stderr)
         return 1
@@ -660,9 +721,14 @@ def main():
     c.add_argument("--kernels", type=int)
     c.add_argument("--set", action="append", metavar="KEY=VALUE", help="generator probability override")
     p = sub.add_parser("gpu-pack")
-    p.add_argument("--from", required=True)
+    p.add_argument("--from", required=True, nargs="+", help="the folder of a CPU stage, or several (distinct seeds)")
     p.add_argument("--to", required=True)
     p.add_argument("--tags", help="only the variants whose tag matches this regex (e.g. 'interleaved')")
+    p.add_argument("--thin", metavar="REGEX:PCT",
+                   help="the variants whose tag matches REGEX for only PCT%% of the programs (chosen from the "
+                        "seed): the costly ones (large K) in a share, the GPU's time spread over more programs")
+    p.add_argument("--skip-na", action="store_true",
+                   help="leave out the variants predicted runtime N/A (kept by the CPU stage to exercise that path)")
     r = sub.add_parser("gpu-report")
     r.add_argument("--from", required=True, nargs="+", help="results.json, or the results of each shard")
     q = sub.add_parser("repro")

@@ -51,6 +51,12 @@ PROBS = {
     "w_barrier_thread": 0.4,
     "w_barrier_both": 0.2,
     "w_uniform_switch": 0.4,
+    # kinds that reach the coordinates and shared memory indirectly (profile `reach`)
+    "w_defargs": 0.0,
+    "w_asm": 0.0,
+    "w_smemstruct": 0.0,
+    "w_helpershared": 0.0,
+    "w_warp": 0.0,
     # program shape
     "p_dims1": 0.45,
     "p_dims2": 0.35,  # the rest: 3-D
@@ -98,9 +104,22 @@ PROFILES = {
     # Files the size of real ones with heavy headers: thousands of symbols
     # that every table of the parser must hold.
     "large": {"pad_helpers": 6000},
+    # Coordinates and shared memory reached indirectly: default arguments,
+    # inline PTX, SharedMemory<T>, helpers' static shared arrays, warp
+    # reductions.  Shared arrays are at most 3 KiB, so that K = 16 replicas
+    # fit the 48 KiB a block may hold.
+    "reach": {"w_defargs": 3.0, "w_asm": 2.5, "w_smemstruct": 2.0, "w_helpershared": 1.5, "w_warp": 3.0,
+              "w_elementwise": 1.0, "w_gridstride": 0.5, "w_atomics": 0.5, "w_template": 0.3, "w_struct": 0.3,
+              "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_dynshared": 0.0, "w_shuffle": 0.0,
+              "w_barrier_block": 0.0, "w_barrier_thread": 0.0, "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
 }
 
+# Factors tried in thread mode (the header's thread-k lists those that divide
+# every launch's block), per profile.
+THREAD_FACTORS = {"reach": (2, 3, 4, 8, 16)}
+
 DIMS = "xyz"
+REACH_KINDS = ("defargs", "asm", "smemstruct", "helpershared", "warp")
 NIN = 4096  # elements of each input array
 BINS_CHOICES = [8, 16, 32, 37, 64]
 
@@ -473,6 +492,12 @@ class Gen:
             lines.append(template)
         lines.append("__global__ void %s(%s) {" % (k.name, params))
         return lines
+
+    def whole_warps(self, block):
+        """block, or a block of whole warps: warp-wide calls need every lane."""
+        if (block[0] * block[1] * block[2]) % 32 == 0:
+            return block
+        return {1: (96, 1, 1), 2: (24, 8, 1), 3: (8, 8, 8)}[self.dims]
 
     # ---- host launches ----------------------------------------------------
     def domain_for(self, grid, block):
@@ -1008,13 +1033,7 @@ class Gen:
                 n *= x
             return n
 
-        def bf(block):
-            # whole warps only: the block's thread count must be a multiple of 32
-            if (block[0] * block[1] * block[2]) % 32 == 0:
-                return block
-            return {1: (96, 1, 1), 2: (24, 8, 1), 3: (8, 8, 8)}[self.dims]
-
-        total = self.emit_launches(k, args, per, block_filter=bf)
+        total = self.emit_launches(k, args, per, block_filter=self.whole_warps)
         self.set_count(k, total)
 
     def k_barrier(self, k, which):
@@ -1111,6 +1130,401 @@ class Gen:
         total = self.emit_launches(k, args, per)
         self.set_count(k, total)
 
+    # ---- kinds of profile `reach`: coordinates and shared memory reached indirectly ----
+    def add_helper(self, name, text):
+        if name not in self.helper_names:
+            self.helper_names.add(name)
+            self.helpers.append(text)
+        return name
+
+    def elements(self, dom, grid, block):
+        n = 1
+        for x in dom:
+            n *= x
+        return n
+
+    def dg_helpers(self, d):
+        """Helpers whose default arguments read the builtins along d."""
+        self.add_helper("dg_gid_%s" % d,
+                        "__device__ unsigned int dg_gid_%s(unsigned int b = blockIdx.%s, unsigned int n = blockDim.%s,\n"
+                        "                               unsigned int t = threadIdx.%s) {\n"
+                        "  return b * n + t;\n"
+                        "}\n" % (d, d, d, d))
+        self.add_helper("dg_span_%s" % d,
+                        "__device__ unsigned int dg_span_%s(unsigned int g = gridDim.%s, unsigned int n = blockDim.%s) {\n"
+                        "  return g * n;\n"
+                        "}\n" % (d, d, d))
+        # a prototype carries the default, the definition follows
+        self.add_helper("dg_shift_%s" % d,
+                        "__device__ unsigned int dg_shift_%s(unsigned int s, unsigned int b = blockIdx.%s * 2u + 1u);\n"
+                        "__device__ unsigned int dg_shift_%s(unsigned int s, unsigned int b) { return s * 3u + b; }\n"
+                        % (d, d, d))
+
+    def dg_gid(self, d):
+        """The global index along d, spelled through dg_gid_d's defaults or not."""
+        c = self.rng.random()
+        if c < 0.4:
+            return "dg_gid_%s()" % d
+        if c < 0.55:
+            return "dg_gid_%s(blockIdx.%s)" % (d, d)
+        if c < 0.7:
+            return "dg_gid_%s(blockIdx.%s, blockDim.%s)" % (d, d, d)
+        if c < 0.8:
+            return "dg_gid_%s(blockIdx.%s, blockDim.%s, threadIdx.%s)" % (d, d, d, d)
+        return "blockIdx.%s * blockDim.%s + threadIdx.%s" % (d, d, d)
+
+    def index_lines(self, gids, ind=1):
+        """Coordinates from the given expressions of gx, gy, gz, and i, the linear index."""
+        sp = "  " * ind
+        lines = ["%sint g%s = (int)(%s);" % (sp, d, g) for d, g in zip(DIMS, gids)]
+        _, inside = self.coord_lines()
+        lines.append("%sint i = %s;" % (sp, {1: "gx", 2: "gy * nx + gx", 3: "(gz * ny + gy) * nx + gx"}[self.dims]))
+        return lines, inside
+
+    def k_defargs(self, k):
+        """Helpers whose default arguments read blockIdx/threadIdx/blockDim/gridDim, called with and without them."""
+        r = self.rng
+        ctx = self.new_ctx()
+        ctx["gid"] = False
+        for d in DIMS[:self.dims]:
+            self.dg_helpers(d)
+        self.add_helper("dg_lin", "__device__ unsigned int dg_lin(unsigned int t = threadIdx.x + blockDim.x * "
+                        "(threadIdx.y + blockDim.y * threadIdx.z)) {\n  return t & 31u;\n}\n")
+        self.add_helper("dg_via", "__device__ unsigned int dg_via(unsigned int s) { return dg_gid_x() * 5u + "
+                        "dg_shift_x(s); }\n")
+        self.add_helper("DgBase", "struct DgBase {\n  unsigned int o;\n"
+                        "  __device__ unsigned int at(unsigned int b = blockIdx.x, unsigned int g = gridDim.x) const "
+                        "{ return o + b * 3u + g; }\n};\n")
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        coord, inside = self.index_lines([self.dg_gid(d) for d in DIMS[:self.dims]])
+        lines += coord
+        if r.random() < 0.6:
+            lines.append("  if (!(%s))" % inside)
+            lines.append("    return;")
+            sp, close = "  ", False
+        else:
+            lines.append("  if (%s) {" % inside)
+            sp, close = "    ", True
+        lines.append("%sDgBase base{s};" % sp)
+        d = DIMS[r.randrange(self.dims)]
+        lines.append("%sunsigned int v = in[i %% nin] + dg_shift_%s(m) + base.at()%s;" %
+                     (sp, d, r.choice(["", " * dg_lin()", " ^ dg_span_%s()" % d])))
+        ctx["vars"] += [("v", True), ("(unsigned int)i", True), ("dg_span_%s()" % d, False),
+                        ("dg_span_%s(gridDim.%s)" % (d, d), False), ("dg_lin()", True), ("dg_lin(%du)" %
+                        r.randrange(64), False), ("dg_via(v)", True), ("base.at(%du)" % r.randrange(9), False),
+                        ("base.at(blockIdx.%s, 2u)" % d, True), ("dg_shift_%s(s, 5u)" % d, False),
+                        ("dg_gid_%s()" % d, True)]
+        ctx["locals"].add("v")
+        lines += self.stmts(ctx, r.randint(2, 5), 0, len(sp) // 2)
+        res = " ^ ".join(r.sample([x for x, _ in ctx["vars"] if x not in ("s", "m")], 3))
+        lines.append("%sout[i] = %s;" % (sp, res))
+        if close:
+            lines.append("  }")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %s, %du" % (o, off, self.ext_args(dom), NIN, self.m_value(),
+                                                       r.randrange(1 << 16))
+
+        self.set_count(k, self.emit_launches(k, args, self.elements))
+
+    def asm_reg(self, reg, d=None):
+        """A helper reading one PTX special register (%tid.x...) through inline assembly."""
+        name = "pa_%s%s" % (reg, "_" + d if d else "")
+        full = "%s.%s" % (reg, d) if d else reg
+        return self.add_helper(name, "__device__ unsigned int %s() {\n  unsigned int r;\n"
+                               "  asm%s(\"mov.u32 %%0, %%%%%s;\" : \"=r\"(r));\n  return r;\n}\n"
+                               % (name, " volatile" if self.rng.random() < 0.5 else "", full))
+
+    def k_asm(self, k):
+        """Coordinates read through inline PTX in helpers: refused where the variant changes the register."""
+        r = self.rng
+        ctx = self.new_ctx()
+        ctx["gid"] = False
+        refuse = set()  # (mode, dim or None)
+        gids = []
+        for d in DIMS[:self.dims]:
+            c = r.random()
+            if c < 0.25:
+                gids.append("blockIdx.%s * blockDim.%s + threadIdx.%s" % (d, d, d))
+                continue
+            if c < 0.45:
+                # one helper reading all three registers
+                name = "pa_gid_%s" % d
+                self.add_helper(name, "__device__ unsigned int %s() { return %s() * %s() + %s(); }\n" %
+                                (name, self.asm_reg("ctaid", d), self.asm_reg("ntid", d), self.asm_reg("tid", d)))
+                gids.append("%s()" % name)
+                refuse |= {("block", d), ("thread", d)}
+                continue
+            b = "%s()" % self.asm_reg("ctaid", d) if r.random() < 0.5 else "blockIdx.%s" % d
+            n = "%s()" % self.asm_reg("ntid", d) if r.random() < 0.5 else "blockDim.%s" % d
+            t = "%s()" % self.asm_reg("tid", d) if r.random() < 0.5 else "threadIdx.%s" % d
+            if "pa_" in b:
+                refuse.add(("block", d))
+            if "pa_" in n or "pa_" in t:
+                refuse.add(("thread", d))
+            gids.append("%s * %s + %s" % (b, n, t))
+        extra = []
+        if r.random() < 0.4:
+            extra.append(("%s()" % self.asm_reg("laneid"), True))
+            refuse.add(("thread", None))
+        if r.random() < 0.4:
+            d = DIMS[r.randrange(self.dims)]
+            extra.append(("%s()" % self.asm_reg("nctaid", d), False))
+            refuse.add(("block", d))
+        if not refuse and not extra:
+            # every such kernel reads at least one register through assembly
+            extra.append(("%s()" % self.asm_reg("tid", "x"), True))
+            refuse.add(("thread", "x"))
+        if r.random() < 0.3:
+            # registers no variant changes along a dimension the program does not use
+            for d in DIMS[self.dims:]:
+                reg = r.choice(["tid", "ctaid"])
+                extra.append(("%s()" % self.asm_reg(reg, d), True))
+                refuse.add(("thread" if reg == "tid" else "block", d))
+        clauses = []
+        for mode in ("block", "thread"):
+            if (mode, None) in refuse:
+                clauses.append("refuse-" + mode)
+            else:
+                ds = "".join(d for d in DIMS if (mode, d) in refuse)
+                if ds:
+                    clauses.append("refuse-%s@%s" % (mode, ds))
+        k.expect = ",".join(clauses) or "accept"
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        coord, inside = self.index_lines(gids)
+        lines += coord
+        lines.append("  if (!(%s))" % inside)
+        lines.append("    return;")
+        lines.append("  unsigned int v = in[i %% nin] ^ %s;" % " ^ ".join([x for x, _ in extra] or ["s"]))
+        ctx["vars"] += [("v", True), ("(unsigned int)i", True)] + extra
+        ctx["locals"].add("v")
+        lines += self.stmts(ctx, r.randint(1, 4), 0, 1)
+        pool = [x for x, _ in ctx["vars"] if x not in ("s", "m", "v")]
+        res = " ^ ".join(r.sample(pool, min(2, len(pool))))
+        lines.append("  out[i] = v + (%s);" % res)
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %s, %du" % (o, off, self.ext_args(dom), NIN, self.m_value(),
+                                                       r.randrange(1 << 16))
+
+        self.set_count(k, self.emit_launches(k, args, self.elements))
+
+    def k_smemstruct(self, k):
+        """cuda-samples' SharedMemory<T>: the conversion operator returns an extern __shared__ array; a tree
+        reduction or a stencil over the dynamic shared memory the launch gives."""
+        r = self.rng
+        self.add_helper("SharedMemory", "template <class T> struct SharedMemory {\n"
+                        "  __device__ inline operator T *() {\n"
+                        "    extern __shared__ int __smem[];\n"
+                        "    return (T *)__smem;\n"
+                        "  }\n"
+                        "  __device__ inline operator const T *() const {\n"
+                        "    extern __shared__ int __smem[];\n"
+                        "    return (T *)__smem;\n"
+                        "  }\n"
+                        "};\n")
+        # 8-byte elements only where a block holds at most 384 threads: K = 16 shares fit in 48 KiB
+        template = r.random() < 0.6
+        T = r.choice(["unsigned int", "unsigned long long"]) if self.dims == 1 else "unsigned int"
+        P = "T" if template else T
+        lines = self.header(k, "%s *out, unsigned int *acc, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % (P, self.extent_params()),
+                            "template <class T>" if template else None)
+        lines.append("  %s *sdata = SharedMemory<%s>();" % (P, P))
+        t, nt = self.linear_thread()
+        lines.append("  %s" % t)
+        lines.append("  %s" % nt)
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  bool inside = %s;" % inside)
+        if r.random() < 0.3:
+            lines.append("  if (m == 0u)")
+            lines.append("    return;")
+        lines.append("  sdata[t] = inside ? (%s)in[i %% nin] * (%s)(m | 1u) : (%s)s;" % (P, P, P))
+        lines.append("  __syncthreads();")
+        reduce = r.random() < 0.5
+        if reduce:
+            lines.append("  for (int w = 1; w < nt; w *= 2) {")
+            lines.append("    if (t % (2 * w) == 0 && t + w < nt)")
+            lines.append("      sdata[t] %s sdata[t + w];" % r.choice(["+=", "^=", "|="]))
+            lines.append("    __syncthreads();")
+            lines.append("  }")
+            lines.append("  if (t == 0) {")
+            lines.append("    out[%s] = sdata[0];" % self.linear_block())
+            lines.append("    atomicAdd(&acc[%s %% 8u], (unsigned int)sdata[0]);" % self.linear_block())
+            lines.append("  }")
+        else:
+            lines.append("  %s v = sdata[(t + 1) %% nt] + sdata[nt - 1 - t] * (%s)3;" % (P, P))
+            lines.append("  for (unsigned int r = 0; r < (m & 3u); ++r) {")
+            lines.append("    __syncthreads();")
+            lines.append("    sdata[t] %s v;" % r.choice(["+=", "^=", "-="]))
+            lines.append("    __syncthreads();")
+            lines.append("    v = v * (%s)5 + sdata[(t + nt - 1) %% nt];" % P)
+            lines.append("  }")
+            lines.append("  if (inside)")
+            lines.append("    out[i] = v;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, T, 0)
+        acc = "d_%s_acc" % k.name
+        k.outputs.append((acc, "unsigned int", 8, "%s_acc" % k.name))
+        k.zero = "0"
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, %s, d_in, %s, %d, %s, %du" % (o, off, acc, self.ext_args(dom), NIN, self.m_value(),
+                                                           r.randrange(1 << 16))
+
+        def per(dom, grid, block):
+            return max(self.elements(dom, grid, block), grid[0] * grid[1] * grid[2])
+
+        def shmem(b):
+            return "%d * sizeof(%s)%s" % (b[0] * b[1] * b[2], T, ", stream" if r.random() < 0.3 else "")
+
+        total = self.emit_launches(k, args, per, shmem=shmem, template_args="<%s>" % T if template else "")
+        k.outputs = [(dv, ct, total if lb.endswith("_out") else c, lb) for dv, ct, c, lb in k.outputs]
+
+    def k_helpershared(self, k):
+        """Static __shared__ arrays declared in __device__ helpers and member functions."""
+        r = self.rng
+        form = r.choice(["view", "member", "own"])
+        # block mode replicates a shared array written per copy and refuses the function that declares it:
+        # a call storing to shared memory is emitted per copy along any dimension, a store through the view
+        # only where its value reads the block index along the coarsened one; a helper holding a barrier
+        # and writing shared memory is refused in thread mode
+        k.expect = {"view": "refuse-block@%s" % DIMS[:self.dims], "own": "refuse-block", "member": "refuse"}[form]
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        t, nt = self.linear_thread()
+        body = ["  %s" % t, "  %s" % nt]
+        coord, inside = self.coord_lines()
+        body += coord
+        body.append("  bool inside = %s;" % inside)
+        body.append("  unsigned int v = inside ? in[i % nin] : s;")
+        if form == "view":
+            # the helper returns its array: a stencil over it across barriers
+            self.add_helper("hs_scratch", "__device__ unsigned int *hs_scratch() {\n"
+                            "  __shared__ unsigned int buf[768];\n  return buf;\n}\n")
+            body.append("  unsigned int *tile = hs_scratch();")
+            body.append("  for (unsigned int r = 0; r < (m & 3u) + 1u; ++r) {")
+            body.append("    tile[t] = v;")
+            body.append("    __syncthreads();")
+            body.append("    v = v * %du + tile[(t + %d) %% nt];" % (r.choice([3, 5, 7]), r.randint(1, 5)))
+            body.append("    __syncthreads();")
+            body.append("  }")
+        elif form == "member":
+            # a member function exchanging through its own array, between barriers
+            self.add_helper("HsExchange", "struct HsExchange {\n  unsigned int key;\n"
+                            "  __device__ unsigned int swap(int t, int nt, unsigned int v) {\n"
+                            "    __shared__ unsigned int buf[768];\n"
+                            "    buf[t] = v ^ key;\n"
+                            "    __syncthreads();\n"
+                            "    unsigned int w = buf[(t + 1) % nt];\n"
+                            "    __syncthreads();\n"
+                            "    return w;\n"
+                            "  }\n};\n")
+            body.append("  HsExchange ex{s};")
+            body.append("  v += ex.swap(t, nt, v * %du);" % r.choice([3, 5, 7]))
+        else:
+            # each thread its own slot: no barrier needed
+            self.add_helper("hs_own", "__device__ unsigned int hs_own(int t, unsigned int v) {\n"
+                            "  __shared__ unsigned int slot[768];\n"
+                            "  slot[t] = v * 3u + 1u;\n"
+                            "  return slot[t] ^ (v >> 2);\n}\n")
+            body.append("  v = hs_own(t, v) + m;")
+        body.append("  if (inside)")
+        body.append("    out[i] = v;")
+        body.append("}")
+        k.src = lines + body
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %s, %du" % (o, off, self.ext_args(dom), NIN, self.m_value(),
+                                                       r.randrange(1 << 16))
+
+        self.set_count(k, self.emit_launches(k, args, self.elements))
+
+    WARP_REDUCE = ("add", "min", "max", "and", "or", "xor")
+
+    def warp_stmt(self, ctx):
+        """One statement with warp-wide calls, every lane of the warp reaching it (full mask)."""
+        r = self.rng
+        e = self.expr(ctx, 1)
+        c = r.randrange(8)
+        if c == 0:
+            op = r.choice(self.WARP_REDUCE)
+            w = self.fresh("w")
+            ctx["vars"].append((w, True))
+            ctx["locals"].add(w)
+            return ["  unsigned int %s = __reduce_%s_sync(0xffffffffu, %s);" % (w, op, e)]
+        if c == 1:
+            return ["  acc %s __reduce_%s_sync(0xffffffffu, %s);" % (r.choice(["+=", "^=", "="]),
+                                                                     r.choice(self.WARP_REDUCE), e)]
+        if c == 2:
+            return ["  acc += (unsigned int)__popc(__match_any_sync(0xffffffffu, (%s) & %du)) * %du;" %
+                    (e, r.choice([1, 3, 7]), r.choice([3, 5, 1021]))]
+        if c == 3:
+            pr, mm = self.fresh("pred"), self.fresh("mm")
+            return ["  int %s;" % pr,
+                    "  unsigned int %s = __match_all_sync(0xffffffffu, (%s) %s, &%s);" %
+                    (mm, e, r.choice(["& 0u", "& 1u", ">> 31"]), pr),
+                    "  acc = acc * 3u + %s + (unsigned int)%s;" % (mm, pr)]
+        if c == 4:
+            return ["  acc ^= __shfl_xor_sync(0xffffffffu, %s, %d);" % (e, r.choice([1, 2, 4, 8, 16]))]
+        if c == 5:
+            return ["  acc += __ballot_sync(0xffffffffu, %s);" % self.cond(ctx)]
+        if c == 6:
+            self.add_helper("w_sum", "__device__ unsigned int w_sum(unsigned int v) {\n"
+                            "  for (int o = 16; o > 0; o >>= 1)\n"
+                            "    v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+                            "  return v;\n}\n")
+            return ["  acc = acc * 7u + w_sum(%s);" % e]
+        if r.random() < 0.5:
+            return ["  for (int q = 0; q < (int)(m & 3u); ++q)",
+                    "    acc += __reduce_%s_sync(0xffffffffu, acc ^ (unsigned int)q);" % r.choice(self.WARP_REDUCE)]
+        return ["  if (%s)" % self.cond(ctx, uniform=True),
+                "    acc = __reduce_%s_sync(0xffffffffu, acc + %s);" % (r.choice(self.WARP_REDUCE), e)]
+
+    def k_warp(self, k):
+        """Warp reductions, matches, votes and shuffles with a full mask, reached by every lane; block mode
+        evaluates them per copy, where a copy's guard is its logical block's."""
+        r = self.rng
+        k.expect = "refuse-thread"
+        ctx = self.new_ctx()
+        ctx["helpers"] = True
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        coord, inside = self.coord_lines()
+        lines += coord
+        lines.append("  bool inside = %s;" % inside)
+        if r.random() < 0.3:
+            lines.append("  if (m == 0u)")
+            lines.append("    return;")
+        lines.append("  unsigned int v = inside ? in[i % nin] : s;")
+        lines.append("  unsigned int acc = v;")
+        ctx["vars"] += [("v", True), ("acc", True), ("(unsigned int)i", True)]
+        ctx["locals"] |= {"v", "acc"}
+        for _ in range(r.randint(3, 7)):
+            lines += self.warp_stmt(ctx)
+        lines.append("  if (inside)")
+        lines.append("    out[i] = acc ^ %s;" % r.choice([x for x, _ in ctx["vars"] if x not in ("s", "m", "acc")]))
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %s, %du" % (o, off, self.ext_args(dom), NIN, self.m_value(),
+                                                       r.randrange(1 << 16))
+
+        self.set_count(k, self.emit_launches(k, args, self.elements, block_filter=self.whole_warps))
+
     # ---- program ---------------------------------------------------------------
     def generate(self):
         p = self.p
@@ -1120,6 +1534,9 @@ class Gen:
                  ("dynshared", p["w_dynshared"]), ("shuffle", p["w_shuffle"]),
                  ("barrier_block", p["w_barrier_block"]), ("barrier_thread", p["w_barrier_thread"]),
                  ("barrier_both", p["w_barrier_both"]), ("uniform_switch", p["w_uniform_switch"])]
+        # the kinds of profile `reach` join only where weighted, so that the
+        # other profiles draw exactly as before
+        kinds += [(kd, p["w_" + kd]) for kd in REACH_KINDS if p["w_" + kd] > 0]
         for n in range(self.nkernels):
             kind = pick_weighted(self.rng, kinds)
             k = Kernel("k%d_%s" % (n, kind), kind)
@@ -1148,13 +1565,15 @@ class Gen:
                 self.k_barrier(k, kind[len("barrier_"):])
             elif kind == "uniform_switch":
                 self.k_uniform_switch(k)
+            else:
+                getattr(self, "k_" + kind)(k)
             self.kernels.append(k)
         return self.render()
 
     def thread_k(self):
         parts = []
         for d in range(3):
-            ks = [K for K in (2, 3, 4, 8) if all(b[d] % K == 0 for k in self.kernels for b in k.blocks)]
+            ks = [K for K in THREAD_FACTORS.get(self.profile, (2, 3, 4, 8)) if all(b[d] % K == 0 for k in self.kernels for b in k.blocks)]
             parts.append("%s:%s" % (DIMS[d], ",".join(str(K) for K in ks) or "-"))
         return ";".join(parts)
 

@@ -4,7 +4,7 @@
     python3 gpu_run.py [-j N] [--timeout S] [--deadline S] [--shard I/N] [--work DIR] [--nvcc PATH]
 
 Run from anywhere: it works on the pack it lies in (pack.json and
-files.tar.gz beside it; the sources are unpacked under --work).  Writes
+files.tar.xz beside it; the sources are unpacked under --work).  Writes
 results.json (results-I-of-N.json for a shard) beside it, and a copy into
 $OUT when that is set (the device machine's folder that comes back).
 Compiles every original and variant with `nvcc -O3 -arch=sm_90 -fmad=false`,
@@ -96,7 +96,9 @@ def main():
     progs = [p for n, p in enumerate(pack["programs"]) if n % sn == si - 1]
     work = os.path.abspath(a.work or os.path.join(here, "work"))
     src_root = here
-    tarball = os.path.join(here, "files.tar.gz")
+    tarball = os.path.join(here, "files.tar.xz")
+    if not os.path.exists(tarball):
+        tarball = os.path.join(here, "files.tar.gz")  # a pack of an earlier campaign.py
     if os.path.exists(tarball):
         src_root = os.path.join(work, "src")
         if not os.path.isdir(src_root):
