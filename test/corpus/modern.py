@@ -21,6 +21,7 @@ groups (thread_block_tile<32>, cg::reduce, meta_group_rank) and warp shuffles, e
       A self-contained folder for a GPU machine (nvcc, cuBLAS): each program's original and its variant files
       that nvcc accepted here, the tuning runtime (for the auto builds), this script and run.sh.
   bash PACK/run.sh [-j 16] [--run-j 8] [--deadline 450] [--phase all|checks|timing] [--only A,B] [--resume]
+                   [--work DIR]
       (modern.py gpu-run, on the GPU machine) builds the forms it needs with nvcc -arch=sm_90 -O3 (-j at a time),
       then runs every kernel version (argv[1]) that launches a kernel a form coarsened.  The checks: the original
       and each fixed variant, --run-j at a time (their times do not count).  The timings: the original and the
@@ -30,7 +31,8 @@ groups (thread_block_tile<32>, cg::reduce, meta_group_rank) and warp shuffles, e
       mismatch).  The program's own times ("time X ms", one per block size) of the auto build are compared with
       the original's, block size by block size.  No run starts after --deadline seconds; results.json (also into
       $OUT) is written after every run, and --resume keeps the runs of PACK/results.json (an earlier call's,
-      copied back there) and does the rest.  results.md: the table.
+      copied back there) and does the rest; a --work folder outside the pack keeps the binaries (rebuilt only
+      where their sources changed) from one call to the next.  results.md: the table.
 """
 
 import argparse
@@ -409,11 +411,20 @@ def cmd_gpu_pack(a):
 
 # ---- gpu-run (on the GPU machine, from the pack) ------------------------------------
 def build_form(p, tag, pack, work, nvcc, tune_obj):
-    """(binary or None, message, seconds)."""
+    """(binary or None, message, seconds).  A binary that WORK holds from the same sources and command is kept."""
     exe = os.path.join(work, "%s__%s" % (p["name"], tag))
-    cmd = [nvcc, "-arch=sm_90", os.path.join(pack, "progs", p["name"], tag, p["name"] + ".cu")] + p["flags"] + \
+    src = os.path.join(pack, "progs", p["name"], tag)
+    cmd = [nvcc, "-arch=sm_90", os.path.join(src, p["name"] + ".cu")] + p["flags"] + \
         ([tune_obj, "-lcuda"] if tag == "auto" else []) + ["-o", exe] + p["libs"]
-    rc, so, se, dt = run(cmd, NVCC_TIMEOUT, cwd=os.path.join(pack, "progs", p["name"], tag))
+    h = hashlib.sha1(" ".join(cmd).encode())
+    for f in sorted(os.listdir(src)):
+        h.update(open(os.path.join(src, f), "rb").read())
+    if os.path.exists(exe) and os.path.exists(exe + ".sha1") and open(exe + ".sha1").read() == h.hexdigest():
+        return exe, "", 0.0
+    rc, so, se, dt = run(cmd, NVCC_TIMEOUT, cwd=src)
+    if rc == 0:
+        with open(exe + ".sha1", "w") as fh:
+            fh.write(h.hexdigest())
     return (exe if rc == 0 else None), ("" if rc == 0 else (so + se)[-1500:]), dt
 
 
@@ -446,7 +457,7 @@ def cmd_gpu_run(a):
     pack = os.path.abspath(a.pack)
     meta = json.load(open(os.path.join(pack, "pack.json")))
     nvcc = find_nvcc(a.nvcc)
-    work = os.path.join(pack, "work")
+    work = os.path.abspath(a.work or os.path.join(pack, "work"))
     os.makedirs(work, exist_ok=True)
     t_start = time.time()
     rfile = os.path.join(pack, "results.json")
@@ -468,9 +479,9 @@ def cmd_gpu_run(a):
                                       (None, "the tuning runtime did not compile: " + tune_msg, 0), need)))
     results["builds"].update({"%s/%s" % k: {"ok": v[0] is not None, "seconds": round(v[2], 1), "message": v[1]}
                               for k, v in built.items()})
-    print("gpu-run: %d builds in %.0f s, %d failed; %d check runs, %d timing runs to go" % (
-        len(need), time.time() - t_start, sum(r[0] is None for r in built.values()), len(checks), len(timings)),
-        flush=True)
+    print("gpu-run: %d builds (%d kept from the work folder) in %.0f s, %d failed; %d check runs, %d timing runs "
+          "to go" % (len(need), sum(r[0] is not None and r[2] == 0.0 for r in built.values()), time.time() - t_start,
+                     sum(r[0] is None for r in built.values()), len(checks), len(timings)), flush=True)
     try:
         results["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().strip()
@@ -602,6 +613,8 @@ def main():
     s.add_argument("--pack", default=HERE)
     s.add_argument("--nvcc")
     s.add_argument("-j", type=int, default=os.cpu_count() or 4, help="builds at a time")
+    s.add_argument("--work", help="binaries, tuning runtime and wisdom files (default PACK/work); one outside the "
+                   "pack outlives a new copy of the pack, and its binaries are kept while their sources are the same")
     s.add_argument("--run-j", type=int, default=8, help="check runs at a time (their timings do not count)")
     s.add_argument("--timeout", type=float, default=180, help="seconds per run")
     s.add_argument("--deadline", type=float, default=450, help="start no run after S seconds")
