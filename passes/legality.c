@@ -734,8 +734,8 @@ static bool shared_address_followed(Node *ref) {
  * directive with them. */
 static bool stmt_holds_directive(const Source *src, const Node *n) {
   if (n->kind == N_COMPOUND || n->kind == N_IF || n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO ||
-      n->kind == N_SWITCH || n->end <= n->begin)
-    return false; /* their statements are written one by one */
+      n->kind == N_SWITCH || n->kind == N_ATTRIBUTED || n->end <= n->begin)
+    return false; /* their statements are written one by one (`#pragma unroll` before a loop included) */
   for (unsigned i = n->begin; i < n->end && i < src->len; i++)
     if (src->text[i] == '\n' && source_skip_space(src, i + 1) < n->end &&
         src->text[source_skip_space(src, i + 1)] == '#')

@@ -213,9 +213,10 @@ def expected_refused(expect, v):
     """True: must refuse; False: must accept; None: either.  expect is one
     word, or clauses joined by commas, each `[may-]refuse-MODE` or
     `[may-]refuse-MODE@DIMS` (that mode, where the variant coarsens one of
-    DIMS: `refuse-block@x,may-refuse-block,refuse-thread`): a variant must be
-    refused when a `refuse-` clause holds, may be when a `may-refuse-` one
-    does, and must be accepted otherwise."""
+    DIMS: `refuse-block@x,may-refuse-block,refuse-thread`), or
+    `[may-]refuse-thread.consecutive` (thread mode with that mapping): a
+    variant must be refused when a `refuse-` clause holds, may be when a
+    `may-refuse-` one does, and must be accepted otherwise."""
     mode = v[1]
     if expect == "accept":
         return False
@@ -226,9 +227,11 @@ def expected_refused(expect, v):
     coarsened = {d for _, d in variant_dims(v)}
     want = False
     for clause in expect.split(","):
-        m = re.match(r"^(may-)?refuse-(block|thread)(?:@([xyz]+))?$", clause)
+        m = re.match(r"^(may-)?refuse-(block|thread)(?:@([xyz]+)|\.(consecutive))?$", clause)
         if not m:
             return None
+        if m.group(4) and v[3] != m.group(4):
+            continue
         if m.group(2) == mode and (not m.group(3) or coarsened & set(m.group(3))):
             if not m.group(1):
                 return True

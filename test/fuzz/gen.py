@@ -1006,9 +1006,14 @@ class Gen:
                                    shmem=lambda b: "%d * sizeof(unsigned int)" % (b[0] * b[1] * b[2]))
         self.set_count(k, total)
 
+    # Warp-synchronous code in thread mode: kept only where copies of a
+    # physical warp are whole logical warps (the stride mapping along x
+    # alone); refused along y and z and with the consecutive mapping.
+    WARP_THREAD_EXPECT = "refuse-thread@yz,refuse-thread.consecutive,may-refuse-thread"
+
     def k_shuffle(self, k):
         r = self.rng
-        k.expect = "refuse-thread"
+        k.expect = self.WARP_THREAD_EXPECT
         lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin"
                             % self.extent_params())
         coord, inside = self.coord_lines()
@@ -1496,7 +1501,7 @@ class Gen:
         """Warp reductions, matches, votes and shuffles with a full mask, reached by every lane; block mode
         evaluates them per copy, where a copy's guard is its logical block's."""
         r = self.rng
-        k.expect = "refuse-thread"
+        k.expect = self.WARP_THREAD_EXPECT
         ctx = self.new_ctx()
         ctx["helpers"] = True
         lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
