@@ -116,13 +116,36 @@ bool edit_write_file(const char *path, const char *data, size_t len) {
   return edit_write_files(1, &path, &d, &len);
 }
 
+/* Whether path names something other than a regular file (/dev/null, a
+ * pipe): written in place, never replaced by a rename. */
+static bool not_a_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static bool write_in_place(const char *path, const char *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  bool w = f && fwrite(data, 1, len, f) == len;
+  if (f)
+    w = (fclose(f) == 0) && w;
+  if (!w)
+    error_plain("cannot write '%s': %s", path, strerror(errno));
+  return w;
+}
+
 bool edit_write_files(int n, const char **paths, char **data, const size_t *lens) {
   /* Every file to a temporary beside it first; the renames only when all
-   * are written, so on failure no file has changed. */
+   * are written, so on failure no file has changed.  What is not a
+   * regular file (a device, a pipe) is written last, in place. */
   char **tmps = arena_alloc(sizeof(char *) * (size_t)(n > 0 ? n : 1));
   int made = 0;
   bool ok = true;
   for (int i = 0; i < n && ok; i++) {
+    if (not_a_file(paths[i])) {
+      tmps[i] = NULL;
+      made++;
+      continue;
+    }
     tmps[i] = arena_printf("%s.tfuse-XXXXXX", paths[i]);
     int fd = mkstemp(tmps[i]);
     if (fd < 0) {
@@ -146,15 +169,20 @@ bool edit_write_files(int n, const char **paths, char **data, const size_t *lens
   }
   if (!ok) {
     for (int i = 0; i < made; i++)
-      unlink(tmps[i]);
+      if (tmps[i])
+        unlink(tmps[i]);
     return false;
   }
   for (int i = 0; i < n; i++)
-    if (rename(tmps[i], paths[i]) != 0) {
+    if (tmps[i] && rename(tmps[i], paths[i]) != 0) {
       error_plain("cannot rename '%s' to '%s': %s", tmps[i], paths[i], strerror(errno));
       for (int j = i; j < n; j++)
-        unlink(tmps[j]);
+        if (tmps[j])
+          unlink(tmps[j]);
       return false;
     }
+  for (int i = 0; i < n; i++)
+    if (!tmps[i] && !write_in_place(paths[i], data[i], lens[i]))
+      return false;
   return true;
 }
