@@ -269,6 +269,25 @@ static bool is_callee_ref(const Node *n) {
   return p && p->kind == N_CALL && n->sym && p->sym == n->sym;
 }
 
+/* cg::reduce and the scans apply their operator argument inside CUDA's
+ * headers: only cooperative groups' own (cg::plus<T>(), cg::greater<T>()
+ * ...), whose type is in their namespace, are known to read nothing but
+ * their operands.  Other calls take no operator. */
+static bool cg_operators_known(const Node *call) {
+  const char *nm = call->sym && call->sym->name ? call->sym->name : "";
+  if (strcmp(nm, "reduce") && strcmp(nm, "inclusive_scan") && strcmp(nm, "exclusive_scan"))
+    return true;
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  bool ok = true;
+  for (int i = 2; i < args.len; i++) /* (group, value, operator) */
+    ok = ok && node_strip(args.items[i])->cg_group != CG_NONE;
+  vec_free(&args);
+  return ok;
+}
+
 /* A call into cooperative groups (classed by effects.c's cg_class), per
  * call.  Block mode keeps the block's threads and warps: the queries of
  * the block and of a tile (thread_rank, size, meta_group_rank ...) and a
@@ -301,6 +320,9 @@ static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
           "the scans), not this";
   } else if (!g || !(g->cg_group == CG_TILE || (g->cg_group == CG_BLOCK && c == FN_PURE))) {
     why = "its group is not the block or a tile of at most 32 threads";
+  } else if (!cg_operators_known(call)) {
+    why = "its operator is not one of cooperative groups' (cg::plus, cg::less, ...): it runs inside CUDA's "
+          "headers, where tfuse cannot see what it reads";
   } else if (thread && g->cg_group == CG_TILE && (c == FN_WARP || !strncmp(nm, "meta_group_", 11))) {
     /* Whole warps: a tile's lanes and collectives are the logical warp's,
      * but its index among the block's tiles is the physical warp's. */

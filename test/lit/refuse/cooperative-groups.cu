@@ -9,6 +9,7 @@
 // RUN: not %tfuse -factor 2 -mode thread %s -o %t.out 2>&1 | FileCheck %s --check-prefix=THREAD
 // RUN: test ! -e %t.out
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 
 __device__ int rank_of() { return cg::this_thread_block().thread_rank(); }
@@ -52,7 +53,21 @@ __global__ void wide_tile(int *out) {
   out[blockIdx.x * 64 + threadIdx.x] = t.shfl(1, 0) + (int)dyn.thread_rank();
 }
 
+// A reduction's own operator runs inside CUDA's headers: one that is not
+// cooperative groups' (this one reads blockIdx) is not followed.
+struct AddBlock {
+  __device__ int operator()(int a, int b) const { return a + b + (int)blockIdx.x; }
+};
+
+#pragma tfuse coarsen
+__global__ void user_op(int *out) {
+  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:40: error: cooperative groups ('reduce'): its operator is not one of cooperative groups' (cg::plus, cg::less, ...): it runs inside CUDA's headers, where tfuse cannot see what it reads
+  out[blockIdx.x * 64 + threadIdx.x] = cg::reduce(w, (int)threadIdx.x, AddBlock());
+}
+
 void run(int *o, int n) {
+  user_op<<<n, 64>>>(o);
   k<<<n, 64>>>(o);
   grid_wide<<<n, 64>>>(o);
   coalesced<<<n, 64>>>(o);
