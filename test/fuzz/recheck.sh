@@ -17,9 +17,18 @@ for dir in "$@"; do
   for s in "$dir"/progs/seed-*; do
     for f in "$s"/k*.cu; do
       [ -e "$f" ] || continue
-      # k4-thread-z-stride -> -factor 4 -mode thread -dim z -mapping stride
+      # k4-thread-z-stride -> -factor 4 -mode thread -dim z -mapping stride;
+      # k2x2-block-xy -> -factor 2,2 -dim x,y; ...-interleaved -> -layout interleaved
       IFS=- read -r k mode dim mapping <<<"$(basename "$f" .cu)"
-      "$tf" -skip-unsafe -factor "${k#k}" -mode "$mode" -dim "$dim" ${mapping:+-mapping "$mapping"} \
+      k=${k#k}
+      k=${k//x/,}
+      [ ${#dim} -gt 1 ] && dim=$(sed 's/./&,/g; s/,$//' <<<"$dim")
+      extra=()
+      case "$mapping" in
+      interleaved) extra=(-layout interleaved) ;;
+      ?*) extra=(-mapping "$mapping") ;;
+      esac
+      "$tf" -skip-unsafe -factor "$k" -mode "$mode" -dim "$dim" "${extra[@]}" \
         "$s/prog.cu" -o "$tmp/re.cu" 2>/dev/null
       n=$((n + 1))
       if ! cmp -s "$tmp/re.cu" "$f"; then
