@@ -1321,8 +1321,9 @@ static void prepare_implicit(void) {
 /* A variable whose type is written with a name (a class, a typedef): its
  * destructor, if it has one, runs at the end of its scope. */
 static bool var_may_destroy(const Node *v) {
-  if (!v->sym || v->sym->is_pointer || v->sym->is_reference || v->sym->kind == SYM_PARAM)
-    return false;
+  if (!v->sym || v->sym->is_pointer || v->sym->is_reference || v->sym->kind == SYM_PARAM || v->sym->is_scalar ||
+      (v->sym->is_array && v->sym->elem_scalar))
+    return false; /* `uint tid` through a typedef: no class, no destructor */
   for (int i = 0; i < v->nkid; i++)
     if (v->kid[i]->kind == N_TYPE_REF)
       return true;

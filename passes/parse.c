@@ -371,6 +371,8 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
                        ce.kind == CXType_Half || ce.kind == CXType_Float16 || ce.kind == CXType_Enum;
     }
     CXType ct = clang_getCanonicalType(t);
+    s->is_scalar = (ct.kind >= CXType_Bool && ct.kind <= CXType_LongDouble) || ct.kind == CXType_Pointer ||
+                   ct.kind == CXType_Enum;
     s->bytes = clang_Type_getSizeOf(ct);
     if (s->bytes < 0)
       s->bytes = -1;

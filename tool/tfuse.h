@@ -390,6 +390,7 @@ struct Sym {
   char *fn_type;     /* functions: the canonical function type, `void (float *, int)` */
   char *type_text;   /* variables whose size clang cannot tell (template-dependent): the type as spelled */
   bool elem_scalar;  /* arrays: the element is arithmetic, enum or a pointer */
+  bool is_scalar;    /* variables: the type (through typedefs) is arithmetic, enum or a pointer: no destructor */
   bool is_global_fn, is_device_fn;
   bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
   bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
