@@ -670,7 +670,6 @@ static FnClass cg_class(const Sym *fn) {
   return FN_COOPERATIVE;
 }
 
-const char *cg_member_class(const Sym *fn) { return fn && fn->usr ? usr_class(fn->usr) : NULL; }
 
 /* The table applies to free functions of system headers; constructors there
  * only initialise their object. */

@@ -487,14 +487,6 @@ static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int 
   return true;
 }
 
-/* Whether a line of the text [b, e) begins with `#` (a directive). */
-static bool holds_directive(const Source *src, unsigned b, unsigned e) {
-  for (unsigned i = b; i < e && i < src->len; i++)
-    if (src->text[i] == '\n' && source_skip_space(src, i + 1) < e && src->text[source_skip_space(src, i + 1)] == '#')
-      return true;
-  return false;
-}
-
 /* Finds `<<<` and `>>>` in the text of the call (*cb just past the one,
  * *ce at the other) and splits the configuration; returns the number of
  * its parts, or 0 after an error. */
@@ -1553,7 +1545,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       ok = false;
       continue;
     }
-    if (holds_directive(src, call->begin, call->end)) {
+    if (source_has_directive(src, call->begin, call->end)) {
       error_at(call->begin, "-factor auto cannot route this launch of '%s': a preprocessor directive (#if ...) "
                             "inside it would be copied into each variant's launch; coarsen it with a fixed -factor",
                k->sym->name);

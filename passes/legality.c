@@ -262,10 +262,8 @@ static void check_helper_asm(Legal *L, Node *call, Sym *fn, Node *a) {
 }
 
 /* Whether n names the function its call calls (the call itself is checked). */
-static bool is_callee_ref(const Node *n) {
-  const Node *p = n->parent;
-  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
-    p = p->parent;
+static bool is_callee_ref(Node *n) {
+  Node *p = node_parent(n);
   return p && p->kind == N_CALL && n->sym && p->sym == n->sym;
 }
 
@@ -758,10 +756,8 @@ static bool stmt_holds_directive(const Source *src, const Node *n) {
   if (n->kind == N_COMPOUND || n->kind == N_IF || n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO ||
       n->kind == N_SWITCH || n->kind == N_ATTRIBUTED || n->end <= n->begin)
     return false; /* their statements are written one by one (`#pragma unroll` before a loop included) */
-  for (unsigned i = n->begin; i < n->end && i < src->len; i++)
-    if (src->text[i] == '\n' && source_skip_space(src, i + 1) < n->end &&
-        src->text[source_skip_space(src, i + 1)] == '#')
-      return true;
+  if (source_has_directive(src, n->begin, n->end))
+    return true;
   if (src->text[n->end - 1] == ';' || src->text[n->end - 1] == '}')
     return false; /* ends with its own text */
   unsigned p = source_skip_space(src, n->end);

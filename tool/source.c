@@ -134,3 +134,14 @@ unsigned source_skip_space(const Source *src, unsigned off) {
   }
   return off;
 }
+
+bool source_has_directive(const Source *src, unsigned b, unsigned e) {
+  for (unsigned i = b; i < e && i < src->len; i++) {
+    if (src->text[i] != '\n')
+      continue;
+    unsigned p = source_skip_space(src, i + 1);
+    if (p < e && src->text[p] == '#')
+      return true;
+  }
+  return false;
+}

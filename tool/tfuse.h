@@ -79,6 +79,8 @@ const char *source_line(const Source *src, unsigned off, size_t *len);
 char *source_indent(const Source *src, unsigned off);
 /* Offset of the first non-blank, non-comment byte at or after off (or len). */
 unsigned source_skip_space(const Source *src, unsigned off);
+/* Whether a line inside [b, e) begins, after blanks, with `#` (a preprocessor directive). */
+bool source_has_directive(const Source *src, unsigned b, unsigned e);
 
 /* ===================== tool/diag.c ===================== */
 
@@ -711,7 +713,6 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
-const char *cg_member_class(const Sym *fn); /* a member's class (its name, no template arguments), else NULL */
 Node *cg_group_operand(const Node *call);   /* the group a cooperative-groups call works on, else NULL */
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
