@@ -1365,6 +1365,8 @@ class Gen:
         # 8-byte elements only where a block holds at most 384 threads: K = 16 shares fit in 48 KiB
         template = r.random() < 0.6
         T = r.choice(["unsigned int", "unsigned long long"]) if self.dims == 1 else "unsigned int"
+        if self.profile == "modern":
+            T = "unsigned int"  # its blocks hold up to 512 threads: K = 8 shares of 8-byte elements fill 32 KiB
         P = "T" if template else T
         lines = self.header(k, "%s *out, unsigned int *acc, const unsigned int *in, %s, int nin, unsigned int m, "
                                "unsigned int s" % (P, self.extent_params()),
@@ -1560,13 +1562,14 @@ class Gen:
     def modern_block(self, odd):
         """Blocks of whole warps; x a multiple of 32 * K for thread mode's factors (odd: of 32 only)."""
         r = self.rng
+        # at most 512 threads: a kernel compiled without launch bounds may use 128 registers a thread
         if self.dims == 1:
-            return (r.choice([96, 160, 192, 320, 64] if odd else [256, 512, 768, 256, 512]), 1, 1)
+            return (r.choice([96, 160, 192, 320, 64] if odd else [256, 512, 384, 256, 512]), 1, 1)
         if self.dims == 2:
-            x, y = r.choice([(96, 2), (64, 4), (160, 2), (32, 8)] if odd else [(256, 2), (256, 4), (512, 2), (256, 3)])
+            x, y = r.choice([(96, 2), (64, 4), (160, 2), (32, 8)] if odd else [(256, 2), (256, 2), (128, 4), (192, 2)])
             return (x, y, 1)
-        return r.choice([(96, 2, 2), (64, 2, 4), (32, 4, 2)] if odd else [(256, 2, 2), (256, 1, 4), (512, 1, 2),
-                                                                          (256, 2, 1)])
+        return r.choice([(96, 2, 2), (64, 2, 2), (32, 4, 2)] if odd else [(128, 2, 2), (256, 1, 2), (64, 2, 4),
+                                                                          (128, 1, 4)])
 
     # features of the kernels of profile `modern`; those whose meaning rests on
     # the warps (tile collectives and queries, warp intrinsics, a block
@@ -1838,7 +1841,7 @@ class Gen:
             if r.random() < 0.5:
                 body += self.stmts(ctx, r.randint(1, 2), 1, 1)
         if "cx" in shared:
-            body.insert(0, "  __shared__ unsigned int cx[1024];")
+            body.insert(0, "  __shared__ unsigned int cx[512];")
         pool = [x for x, _ in ctx["vars"] if x not in ("s", "m", "acc")]
         body.append("  if (inside) {")
         body.append("    out[i] = acc ^ %s;" % r.choice(pool))
