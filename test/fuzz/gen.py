@@ -57,6 +57,17 @@ PROBS = {
     "w_smemstruct": 0.0,
     "w_helpershared": 0.0,
     "w_warp": 0.0,
+    # kinds of profile `modern`: cooperative groups, warp-level code, barriers
+    # with a predicate, lambdas, function-pointer and dependent-member templates
+    "w_cgmix": 0.0,
+    "w_cgblock": 0.0,
+    "w_cgtile": 0.0,
+    "w_cgrow": 0.0,
+    "w_warpx": 0.0,
+    "w_syncpred": 0.0,
+    "w_lambda": 0.0,
+    "w_blockreduce": 0.0,
+    "w_tmember": 0.0,
     # program shape
     "p_dims1": 0.45,
     "p_dims2": 0.35,  # the rest: 3-D
@@ -112,14 +123,27 @@ PROFILES = {
               "w_elementwise": 1.0, "w_gridstride": 0.5, "w_atomics": 0.5, "w_template": 0.3, "w_struct": 0.3,
               "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_dynshared": 0.0, "w_shuffle": 0.0,
               "w_barrier_block": 0.0, "w_barrier_thread": 0.0, "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
+    # Code as written today: cooperative groups (the block, tiles of 4 to 32
+    # threads, their collectives, cg::reduce and the scans, a tile per row),
+    # warp intrinsics, __syncthreads_count/and/or, lambdas, a block reduction
+    # templated on a function pointer, member calls on a template parameter,
+    # mixed with the plain statements; blocks of whole warps, x mostly a
+    # multiple of 32 * K for thread mode's factors.
+    "modern": {"w_cgmix": 4.0, "w_cgblock": 1.0, "w_cgtile": 1.5, "w_cgrow": 2.0, "w_warpx": 1.0,
+               "w_syncpred": 1.0, "w_lambda": 1.0, "w_blockreduce": 1.5, "w_tmember": 1.0, "w_warp": 0.5,
+               "w_dynshared": 0.6, "w_smemstruct": 0.6, "w_elementwise": 0.5, "w_gridstride": 0.3,
+               "w_atomics": 0.3, "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_template": 0.0,
+               "w_struct": 0.0, "w_shuffle": 0.0, "w_barrier_block": 0.0, "w_barrier_thread": 0.0,
+               "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
 }
 
 # Factors tried in thread mode (the header's thread-k lists those that divide
 # every launch's block), per profile.
-THREAD_FACTORS = {"reach": (2, 3, 4, 8, 16)}
+THREAD_FACTORS = {"reach": (2, 3, 4, 8, 16), "modern": (2, 3, 4, 8)}
 
 DIMS = "xyz"
 REACH_KINDS = ("defargs", "asm", "smemstruct", "helpershared", "warp")
+MODERN_KINDS = ("cgmix", "cgblock", "cgtile", "cgrow", "warpx", "syncpred", "lambda", "blockreduce", "tmember")
 NIN = 4096  # elements of each input array
 BINS_CHOICES = [8, 16, 32, 37, 64]
 
@@ -179,6 +203,8 @@ class Gen:
     # ---- shapes ---------------------------------------------------------
     def random_block(self, odd=False):
         r = self.rng
+        if self.profile == "modern":
+            return self.modern_block(odd)
         if self.dims == 1:
             good = [24, 48, 72, 96, 120, 144, 192, 240, 288, 384]
             bad = [20, 32, 36, 40, 64, 100, 128, 56]
@@ -1339,6 +1365,8 @@ class Gen:
         # 8-byte elements only where a block holds at most 384 threads: K = 16 shares fit in 48 KiB
         template = r.random() < 0.6
         T = r.choice(["unsigned int", "unsigned long long"]) if self.dims == 1 else "unsigned int"
+        if self.profile == "modern":
+            T = "unsigned int"  # its blocks hold up to 512 threads: K = 8 shares of 8-byte elements fill 32 KiB
         P = "T" if template else T
         lines = self.header(k, "%s *out, unsigned int *acc, const unsigned int *in, %s, int nin, unsigned int m, "
                                "unsigned int s" % (P, self.extent_params()),
@@ -1530,6 +1558,363 @@ class Gen:
 
         self.set_count(k, self.emit_launches(k, args, self.elements, block_filter=self.whole_warps))
 
+    # ---- kinds of profile `modern`: cooperative groups, warp-level code, lambdas, templates ----
+    def modern_block(self, odd):
+        """Blocks of whole warps; x a multiple of 32 * K for thread mode's factors (odd: of 32 only)."""
+        r = self.rng
+        # at most 512 threads: a kernel compiled without launch bounds may use 128 registers a thread
+        if self.dims == 1:
+            return (r.choice([96, 160, 192, 320, 64] if odd else [256, 512, 384, 256, 512]), 1, 1)
+        if self.dims == 2:
+            x, y = r.choice([(96, 2), (64, 4), (160, 2), (32, 8)] if odd else [(256, 2), (256, 2), (128, 4), (192, 2)])
+            return (x, y, 1)
+        return r.choice([(96, 2, 2), (64, 2, 2), (32, 4, 2)] if odd else [(128, 2, 2), (256, 1, 2), (64, 2, 4),
+                                                                          (128, 1, 4)])
+
+    # features of the kernels of profile `modern`; those whose meaning rests on
+    # the warps (tile collectives and queries, warp intrinsics, a block
+    # reduction with shuffles) keep it in thread mode only with whole warps
+    MODERN_FEATURES = ("cgblock", "cgtile", "warpx", "syncpred", "lambda", "blockreduce", "tmember")
+    MODERN_WARP_FEATURES = ("cgtile", "warpx", "blockreduce")
+
+    def k_cgmix(self, k):
+        r = self.rng
+        feats = [f for f in self.MODERN_FEATURES if r.random() < 0.45]
+        self.k_modern(k, feats or [r.choice(self.MODERN_FEATURES)])
+
+    def k_cgblock(self, k):
+        self.k_modern(k, ["cgblock"])
+
+    def k_cgtile(self, k):
+        self.k_modern(k, ["cgtile"])
+
+    def k_warpx(self, k):
+        self.k_modern(k, ["warpx"])
+
+    def k_syncpred(self, k):
+        self.k_modern(k, ["syncpred"])
+
+    def k_lambda(self, k):
+        self.k_modern(k, ["lambda"])
+
+    def k_blockreduce(self, k):
+        self.k_modern(k, ["blockreduce"])
+
+    def k_tmember(self, k):
+        self.k_modern(k, ["tmember"])
+
+    def modern_pred(self, ctx):
+        """A predicate for __syncthreads_count/and/or and the votes: on data or on the coordinates."""
+        r = self.rng
+        d = DIMS[r.randrange(self.dims)]
+        c = r.randrange(6)
+        if c == 0:
+            return "inside"
+        if c == 1:
+            return "(v & %du) == 0u" % r.choice([1, 3, 7])
+        if c == 2:
+            return "threadIdx.%s < %du" % (d, r.choice([1, 17, 40, 100, 300]))
+        if c == 3:
+            return "(threadIdx.%s + blockIdx.%s) %% 3u == 0u" % (d, d)
+        if c == 4:
+            return "(acc ^ blockIdx.%s) > 2147483648u" % d
+        return self.cond(ctx)
+
+    def cg_block_stmt(self, ctx, shared):
+        r = self.rng
+        e = self.expr(ctx, 1)
+        c = r.randrange(7)
+        if c == 0:
+            return ["  acc += (unsigned int)block.thread_rank() * %du;" % r.choice([3, 5, 65599])]
+        if c == 1:
+            return ["  acc ^= (unsigned int)block.size() + %s;" % e]
+        if c == 2:
+            d = DIMS[r.randrange(self.dims)]
+            return ["  acc = acc * 7u + block.thread_index().%s + block.thread_index().x * %du;" % (d, r.choice([3, 9]))]
+        if c == 3:
+            d = DIMS[r.randrange(self.dims)]
+            return ["  acc ^= block.group_dim().%s * %du + block.group_dim().x;" % (d, r.choice([7, 13]))]
+        # an exchange through shared memory between the block's barriers
+        shared.add("cx")
+        sync = r.choice(["block.sync();", "cg::sync(block);"])
+        return ["  cx[block.thread_rank()] = %s;" % e,
+                "  %s" % sync,
+                "  acc += cx[(block.thread_rank() + %du) %% block.size()];" % r.randint(1, 40),
+                "  %s" % r.choice(["block.sync();", "cg::sync(block);"])]
+
+    CG_OPS = ("plus", "less", "greater", "bit_and", "bit_or", "bit_xor")
+
+    def cg_tile_stmt(self, ctx, n):
+        r = self.rng
+        e = "(unsigned int)(%s)" % self.expr(ctx, 1)
+        c = r.randrange(11)
+        if c == 0:
+            return ["  acc += tile.shfl(%s, (tile.thread_rank() + %du) %% %du);" % (e, r.randint(1, n - 1), n)]
+        if c == 1:
+            return ["  acc ^= tile.shfl(%s, %du);" % (e, r.randrange(n))]
+        if c == 2:
+            return ["  acc += tile.%s(%s, %du);" % (r.choice(["shfl_down", "shfl_up"]), e, r.randint(1, n - 1))]
+        if c == 3:
+            return ["  acc ^= tile.shfl_xor(%s, %du);" % (e, r.choice([x for x in (1, 2, 4, 8, 16) if x < n]))]
+        if c == 4:
+            return ["  acc += tile.ballot(%s) * %du;" % (self.modern_pred(ctx), r.choice([1, 3, 7]))]
+        if c == 5:
+            return ["  acc = acc * 3u + (unsigned int)tile.any(%s) + (unsigned int)tile.all(%s) * 2u;" %
+                    (self.modern_pred(ctx), self.modern_pred(ctx))]
+        if c == 6:
+            w = self.fresh("w")
+            ctx["vars"].append((w, True))
+            ctx["locals"].add(w)
+            if r.random() < 0.3:
+                return ["  unsigned int %s = (unsigned int)cg::reduce(tile, (int)(%s & 0xffffu), cg::%s<int>());" %
+                        (w, e, r.choice(["plus", "less", "greater"]))]
+            return ["  unsigned int %s = cg::reduce(tile, %s, cg::%s<unsigned int>());" % (w, e, r.choice(self.CG_OPS))]
+        if c == 7:
+            scan = r.choice(["inclusive_scan", "exclusive_scan"])
+            if r.random() < 0.5:
+                return ["  acc ^= cg::%s(tile, %s);" % (scan, e)]
+            return ["  acc += cg::%s(tile, %s, cg::%s<unsigned int>());" % (scan, e, r.choice(["bit_xor", "bit_or", "plus"]))]
+        if c == 8:
+            return ["  acc += tile.thread_rank() * %du + tile.size();" % r.choice([3, 5, 31])]
+        if c == 9:
+            return ["  acc ^= tile.meta_group_rank() * %du + tile.meta_group_size();" % r.choice([7, 33, 1021])]
+        if ctx.get("float"):
+            return ["  f += cg::reduce(tile, f * 0.5f, cg::plus<float>());"]
+        return ["  tile.sync();", "  acc += tile.shfl_down(acc, 1u);"]
+
+    def warpx_stmt(self, ctx):
+        r = self.rng
+        e = self.expr(ctx, 1)
+        c = r.randrange(5)
+        if c == 0:
+            return ["  acc += (unsigned int)__reduce_%s_sync(0xffffffffu, (int)((%s) & 0xffffu) - 30000);" %
+                    (r.choice(["add", "min", "max"]), e)]
+        if c == 1:
+            w = self.fresh("w")
+            ctx["vars"].append((w, True))
+            ctx["locals"].add(w)
+            return ["  unsigned int %s = __reduce_%s_sync(0xffffffffu, %s);" % (w, r.choice(["add", "min", "max"]), e)]
+        if c == 2:
+            return ["  acc ^= __match_any_sync(0xffffffffu, (%s) & %du);" % (e, r.choice([1, 3, 7]))]
+        if c == 3:
+            return ["  acc += __shfl_%s_sync(0xffffffffu, %s, %du);" % (r.choice(["down", "up", "xor"]), e,
+                                                                      r.choice([1, 2, 4, 8, 16]))]
+        return self.warp_stmt(ctx)
+
+    def syncpred_stmt(self, ctx):
+        r = self.rng
+        self.add_helper("sp_votes", "__device__ unsigned int sp_votes(unsigned int v, bool p) {\n"
+                        "  unsigned int c = (unsigned int)__syncthreads_count(p && (v & 1u) != 0u);\n"
+                        "  int a = __syncthreads_and(p || threadIdx.x % 2u == 0u);\n"
+                        "  int o = __syncthreads_or((v ^ blockIdx.x) % 7u == 0u);\n"
+                        "  return c * 3u + (unsigned int)a * 5u + (unsigned int)o;\n}\n")
+        c = r.randrange(5)
+        if c == 0:
+            w = self.fresh("cnt")
+            ctx["vars"].append((w, True))
+            ctx["locals"].add(w)
+            return ["  unsigned int %s = (unsigned int)__syncthreads_count(%s);" % (w, self.modern_pred(ctx))]
+        if c == 1:
+            return ["  if (__syncthreads_and(%s))" % self.modern_pred(ctx),
+                    "    acc += %du;" % r.choice([1, 5, 77])]
+        if c == 2:
+            return ["  acc ^= __syncthreads_or(%s) ? %du : %du;" % (self.modern_pred(ctx), r.randrange(9), r.randrange(9))]
+        if c == 3:
+            return ["  acc = acc * 5u + (unsigned int)__syncthreads_count(%s) + (unsigned int)__syncthreads_and(%s);"
+                    % (self.modern_pred(ctx), self.modern_pred(ctx))]
+        return ["  acc += sp_votes(%s, %s);" % (self.expr(ctx, 1), self.modern_pred(ctx))]
+
+    def lambda_stmt(self, ctx):
+        r = self.rng
+        lam = self.fresh("lam")
+        d = DIMS[r.randrange(self.dims)]
+        c = r.randrange(3)
+        if c == 0:
+            lines = ["  auto %s = [=](unsigned int a) { return a * %du + threadIdx.%s + blockIdx.%s * %s; };" %
+                     (lam, r.choice([3, 5, 33]), d, d, r.choice(["v", "(unsigned int)i"]))]
+            if r.random() < 0.5:
+                return lines + ["  acc ^= %s(%s);" % (lam, self.expr(ctx, 1))]
+            return lines + ["  for (int q = 0; q < (int)(m & 3u) + 1; ++q)",
+                            "    acc += %s(acc + (unsigned int)q);" % lam]
+        if c == 1:
+            lines = ["  auto %s = [&](unsigned int a) { acc = acc * 31u + a + blockIdx.%s + threadIdx.%s; };" %
+                     (lam, d, DIMS[r.randrange(self.dims)])]
+        else:
+            lines = ["  auto %s = [=, &acc](unsigned int a) { acc ^= a * %s + blockDim.%s * threadIdx.x; };" %
+                     (lam, r.choice(["v", "s"]), d)]
+        if r.random() < 0.5:
+            return lines + ["  %s(%s);" % (lam, self.expr(ctx, 1))]
+        return lines + ["  for (int q = 0; q < %s; ++q)" % r.choice(["(int)(m & 3u)", "3", "(int)(v % 4u)"]),
+                        "    %s((unsigned int)q * %du);" % (lam, r.choice([1, 7, 13]))]
+
+    def blockreduce_stmt(self, ctx):
+        r = self.rng
+        self.add_helper("warpSum", "__device__ float warpSum(float v) {\n"
+                        "  for (int o = 16; o > 0; o >>= 1)\n"
+                        "    v += __shfl_xor_sync(0xffffffffu, v, o);\n"
+                        "  return v;\n}\n")
+        self.add_helper("warpMax", "__device__ float warpMax(float v) {\n"
+                        "  for (int o = 16; o > 0; o >>= 1)\n"
+                        "    v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));\n"
+                        "  return v;\n}\n")
+        # llm.c's blockReduce, over the linear thread index: each warp's lane 0 stores
+        # its warp's value, a barrier, every warp reduces the warps' values
+        self.add_helper("blockReduce", "template <float (*op)(float)>\n"
+                        "__device__ float blockReduce(float v, bool final_sync, float oob) {\n"
+                        "  __shared__ float shared_val[32];\n"
+                        "  const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+                        "  const int lane = t % 32;\n"
+                        "  const int warp = t / 32;\n"
+                        "  const int nwarps = blockDim.x * blockDim.y * blockDim.z / 32;\n"
+                        "  float w = op(v);\n"
+                        "  if (lane == 0)\n"
+                        "    shared_val[warp] = w;\n"
+                        "  __syncthreads();\n"
+                        "  w = lane < nwarps ? shared_val[lane] : oob;\n"
+                        "  float b = op(w);\n"
+                        "  if (final_sync)\n"
+                        "    __syncthreads();\n"
+                        "  return b;\n}\n"
+                        "template <float (*op)(float)>\n"
+                        "__device__ float blockReduce(float v) {\n"
+                        "  return blockReduce<op>(v, true, 0.0f);\n}\n")
+        c = r.randrange(3)
+        if c == 0:
+            return ["  f += blockReduce<warpSum>(f * 0.5f);"]
+        if c == 1:
+            return ["  f = f * 0.25f + blockReduce<warpMax>(f, true, -1.0e30f);"]
+        return ["  f -= blockReduce<warpSum>((float)(%s & 1023u), true, 0.0f);" % self.expr(ctx, 1)]
+
+    def tmember_stmt(self, ctx):
+        r = self.rng
+        self.add_helper("TmBits", "struct TmBits {\n  unsigned int w;\n"
+                        "  __device__ unsigned int bits() const { return (w * 2654435761u) ^ (w >> 13); }\n};\n")
+        self.add_helper("TmHere", "struct TmHere {\n  unsigned int w;\n"
+                        "  __device__ unsigned int bits() const { return w + threadIdx.x * 7u + blockIdx.x; }\n};\n")
+        self.add_helper("tm_store", "template <class V> __device__ void tm_store(V &v) { v.w = v.bits(); }\n"
+                        "template <class V> __device__ unsigned int tm_get(const V &v) { return v.bits() ^ 5u; }\n")
+        o = self.fresh("tm")
+        T = r.choice(["TmBits", "TmHere"])
+        lines = ["  %s %s{%s};" % (T, o, self.expr(ctx, 1))]
+        if r.random() < 0.6:
+            lines.append("  tm_store(%s);" % o)
+        lines.append("  acc ^= tm_get(%s)%s;" % (o, r.choice(["", " + %s.w" % o])))
+        return lines
+
+    def k_modern(self, k, feats):
+        """Statements of the given features, in random order, between the plain statements; every
+        collective and barrier at the top level, reached by every thread of the block (no early
+        return but the uniform `m == 0`)."""
+        r = self.rng
+        ctx = self.new_ctx()
+        ctx["gid"] = False
+        k.expect = self.WARP_THREAD_EXPECT if set(feats) & set(self.MODERN_WARP_FEATURES) else "accept"
+        lines = self.header(k, "unsigned int *out, float *fout, const unsigned int *in, const float *fin, %s, "
+                               "int nin, unsigned int m, unsigned int s" % self.extent_params())
+        coord, inside = self.coord_lines()
+        body = coord + ["  bool inside = %s;" % inside]
+        if r.random() < 0.3:
+            body += ["  if (m == 0u)", "    return;"]
+        n = 32
+        if "cgblock" in feats or "cgtile" in feats:
+            body.append("  cg::thread_block block = cg::this_thread_block();")
+        if "cgtile" in feats:
+            n = r.choice([4, 8, 16, 32])
+            body.append("  cg::thread_block_tile<%d> tile = cg::tiled_partition<%d>(block);" % (n, n))
+        body.append("  unsigned int v = inside ? in[i % nin] : s;")
+        body.append("  unsigned int acc = v ^ m;")
+        body.append("  float f = inside ? fin[i % nin] : 0.0f;")
+        ctx["vars"] += [("v", True), ("acc", True), ("(unsigned int)i", True)]
+        ctx["locals"] |= {"v", "acc"}
+        ctx["float"] = "f"
+        shared = set()
+        for _ in range(r.randint(3, 7)):
+            ft = r.choice(feats)
+            if ft == "cgblock":
+                body += self.cg_block_stmt(ctx, shared)
+            elif ft == "cgtile":
+                body += self.cg_tile_stmt(ctx, n)
+            elif ft == "warpx":
+                body += self.warpx_stmt(ctx)
+            else:
+                body += getattr(self, ft + "_stmt")(ctx)
+            if r.random() < 0.5:
+                body += self.stmts(ctx, r.randint(1, 2), 1, 1)
+        if "cx" in shared:
+            body.insert(0, "  __shared__ unsigned int cx[512];")
+        pool = [x for x, _ in ctx["vars"] if x not in ("s", "m", "acc")]
+        body.append("  if (inside) {")
+        body.append("    out[i] = acc ^ %s;" % r.choice(pool))
+        body.append("    fout[i] = f;")
+        body.append("  }")
+        body.append("}")
+        k.src = lines + body
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+        fo = self.add_output(k, "%s_fout" % k.name, "float", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, %s + %s, d_in, d_fin, %s, %d, %s, %du" % (o, off, fo, off, self.ext_args(dom), NIN,
+                                                                       self.m_value(), r.randrange(1 << 16))
+
+        self.set_count(k, self.emit_launches(k, args, self.elements))
+
+    def k_cgrow(self, k):
+        """One tile per row (llm.c's layernorm and softmax): the row is the tile's index among all the
+        grid's tiles; the tile's lanes stride along the row and combine with cg::reduce or a scan; the
+        number of rows is a multiple of the tiles of a warp, so a warp leaves whole."""
+        r = self.rng
+        k.expect = self.WARP_THREAD_EXPECT
+        ctx = self.new_ctx()
+        ctx["gid"] = False
+        n = r.choice([4, 8, 16, 32, 32])
+        lines = self.header(k, "unsigned int *out, unsigned int *rows, const unsigned int *in, int nrows, "
+                               "int ncols, int nin, unsigned int m, unsigned int s")
+        lines.append("  cg::thread_block block = cg::this_thread_block();")
+        lines.append("  cg::thread_block_tile<%d> tile = cg::tiled_partition<%d>(block);" % (n, n))
+        lines.append("  int row = %s * tile.meta_group_size() + tile.meta_group_rank();" % self.linear_block())
+        lines.append("  if (row >= nrows)")
+        lines.append("    return;")
+        lines.append("  unsigned int acc = s;")
+        lines.append("  for (int c = tile.thread_rank(); c < ncols; c += tile.size())")
+        lines.append("    acc %s in[(row * ncols + c) %% nin] * %du;" % (r.choice(["+=", "^="]), r.choice([1, 3, 5])))
+        ctx["vars"] += [("acc", True), ("(unsigned int)row", False), ("tile.thread_rank()", True)]
+        ctx["locals"].add("acc")
+        lines += self.stmts(ctx, r.randint(0, 2), 1, 1)
+        op = r.choice(["plus", "plus", "greater", "bit_xor", "less"])
+        lines.append("  unsigned int total = cg::reduce(tile, acc, cg::%s<unsigned int>());" % op)
+        if r.random() < 0.5:
+            lines.append("  unsigned int pre = cg::%s(tile, acc);" % r.choice(["inclusive_scan", "exclusive_scan"]))
+        else:
+            lines.append("  unsigned int pre = tile.shfl_xor(acc, %du) + tile.ballot((acc & 1u) != 0u);" %
+                         r.choice([x for x in (1, 2, 4, 8, 16) if x < n]))
+        ctx["vars"] += [("total", True), ("pre", True)]
+        lines += self.stmts(ctx, r.randint(0, 2), 1, 1)
+        lines.append("  for (int c = tile.thread_rank(); c < ncols; c += tile.size())")
+        lines.append("    out[row * ncols + c] = in[(row * ncols + c) % nin] ^ total;")
+        lines.append("  if (tile.thread_rank() == %du)" % r.choice([0, n - 1]))
+        lines.append("    rows[row] = total + pre * 3u;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+        ro = "d_%s_rows" % k.name
+        k.outputs.append((ro, "unsigned int", 0, "%s_rows" % k.name))
+        shape = []  # (rows, cols) of the launch being made: per() runs before args()
+
+        def per(dom, grid, block):
+            tiles = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2] // n
+            nrows = max(32 // n, tiles - r.randrange(0, 4) * (32 // n))
+            shape.append((nrows, r.choice([1, 7, 32, 45, 100])))
+            return nrows * shape[-1][1]
+
+        def args(ln, dom, off, mval):
+            # the row sums go to the launch's region of a buffer as large as the elements'
+            nrows, ncols = shape[-1]
+            return "%s + %s, %s + %s, d_in, %d, %d, %d, %s, %du" % (o, off, ro, off, nrows, ncols, NIN,
+                                                                   self.m_value(), r.randrange(1 << 16))
+
+        total = self.emit_launches(k, args, per)
+        k.outputs = [(dv, ct, total if c == 0 else c, lb) for dv, ct, c, lb in k.outputs]
+
     # ---- program ---------------------------------------------------------------
     def generate(self):
         p = self.p
@@ -1541,7 +1926,7 @@ class Gen:
                  ("barrier_both", p["w_barrier_both"]), ("uniform_switch", p["w_uniform_switch"])]
         # the kinds of profile `reach` join only where weighted, so that the
         # other profiles draw exactly as before
-        kinds += [(kd, p["w_" + kd]) for kd in REACH_KINDS if p["w_" + kd] > 0]
+        kinds += [(kd, p["w_" + kd]) for kd in REACH_KINDS + MODERN_KINDS if p["w_" + kd] > 0]
         for n in range(self.nkernels):
             kind = pick_weighted(self.rng, kinds)
             k = Kernel("k%d_%s" % (n, kind), kind)
@@ -1578,7 +1963,9 @@ class Gen:
     def thread_k(self):
         parts = []
         for d in range(3):
-            ks = [K for K in THREAD_FACTORS.get(self.profile, (2, 3, 4, 8)) if all(b[d] % K == 0 for k in self.kernels for b in k.blocks)]
+            # profile `modern`: thread mode keeps warps whole where blockDim.x / K is a multiple of 32
+            unit = 32 if d == 0 and self.profile == "modern" else 1
+            ks = [K for K in THREAD_FACTORS.get(self.profile, (2, 3, 4, 8)) if all(b[d] % (unit * K) == 0 for k in self.kernels for b in k.blocks)]
             parts.append("%s:%s" % (DIMS[d], ",".join(str(K) for K in ks) or "-"))
         return ";".join(parts)
 
@@ -1592,6 +1979,12 @@ class Gen:
         out.append("#include <cstring>")
         out.append("#include <cstdlib>")
         out.append("#include <cuda_runtime.h>")
+        if self.profile == "modern":
+            out.append("#include <cooperative_groups.h>")
+            out.append("#include <cooperative_groups/reduce.h>")
+            out.append("#include <cooperative_groups/scan.h>")
+            out.append("")
+            out.append("namespace cg = cooperative_groups;")
         out.append("")
         out.append("#define CK(call, where)                                                  \\")
         out.append("  do {                                                                   \\")
