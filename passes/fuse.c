@@ -21,7 +21,11 @@
  *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
  *     its warp-synchronous calls run unguarded into temporaries;
  *   - a call leaving out default arguments that read a changed index
- *     spells them, rendered for the copy.
+ *     spells them, rendered for the copy;
+ *   - a lambda bound to a local is a varying declaration like any other,
+ *     its body rendered for the copy; a `return` in it stays as written
+ *     (it leaves the lambda), and its body counts for the guards only at
+ *     the calls (effects.c).
  *
  * A copy needs a guard when it stores or calls something with effects,
  * loads from an address that depends on the copy, loads at all where no
@@ -793,6 +797,9 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     if (!n->in_macro && n->begin >= b && n->end <= e)
       default_arg_sites(F, n, &c, sites);
     break;
+  case N_LAMBDA:
+    ret_label = 0; /* a return in its body leaves the lambda, not the copy */
+    break;
   case N_RETURN:
     if (ret_label && c.mask && n->begin >= b) {
       if (c.mask != F->all) {
@@ -917,6 +924,8 @@ typedef struct {
 
 static void facts_rec(Fuse *F, Node *n, Facts *f) {
   switch (n->kind) {
+  case N_LAMBDA:
+    return; /* its body runs at the calls, which count as effects (effects.c) */
   case N_SUBSCRIPT:
     f->any_load = true;
     if (base_is_own_array(n->kid[0]) ? index_varying(n) : n->varying)

@@ -10,7 +10,9 @@
  * clonable (fuse.c emit_clones), every default argument that reads one
  * spellable at its call (fuse.c default_arg_sites), and nothing read where
  * no rewrite reaches (effects.c's reads: assembly, implicit calls, shared
- * memory declared in another function).
+ * memory declared in another function), lambdas only as locals called by
+ * name whose bodies hold no barrier, warp call or shared memory
+ * (check_lambda).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
@@ -764,6 +766,83 @@ static bool stmt_holds_directive(const Source *src, const Node *n) {
   return p < src->len && src->text[p] == '#';
 }
 
+/* Whether n holds a barrier, directly or through the helpers it calls. */
+static bool holds_barrier(const Node *n) {
+  if (node_is_barrier(n) || (n->kind == N_CALL && n->sym && fn_holds_barrier(n->sym)))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (holds_barrier(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* A lambda of the kernel (DESIGN-NOTES "Lambdas"): accepted when bound to a
+ * local (`auto f = [&](int j) {...};`, effects.c Sym.lambda) that is only
+ * called.  The declaration is then emitted per copy, each closure's body
+ * rendered for its copy (varying names renamed, indices renumbered), and
+ * each call `f(x)` is a call with effects, per copy under the copy's guard,
+ * whose writes are those of the body at the call: copy r runs its own
+ * closure, as its logical thread did.  What that scheme cannot make exact
+ * is refused: a barrier, warp-synchronous or cooperative-groups call (its
+ * place among the copies' statements is not one the barrier and warp rules
+ * looked at), shared memory, a capture list naming variables or an
+ * init-capture (their text is not renamed per copy), a generic lambda or
+ * one with a declared return type (a reference may escape), nested
+ * lambdas. */
+static bool check_lambda(Legal *L, Node *n) {
+  const char *why = NULL;
+  Node *body = n->nkid ? n->kid[n->nkid - 1] : NULL;
+  const Source *src = L->u->src;
+  const Node *p = n->parent;
+  while (p && p->kind == N_UNEXPOSED)
+    p = p->parent;
+  if (!p || p->kind != N_VAR || !p->sym || p->sym->lambda != n || n->in_macro)
+    why = "only a lambda that initializes a local (`auto f = [&](...) {...};`), outside a macro, is coarsened";
+  else if (node_in_lambda(n))
+    why = "a lambda inside a lambda is not supported";
+  for (int i = 0; !why && i + 1 < n->nkid; i++) {
+    Node *k = n->kid[i];
+    if (k->kind != N_PARAM)
+      why = "a capture list that names variables, or an init-capture, is not renamed per copy; capture with [&] or "
+            "[=]";
+    else if (k->sym && (k->sym->type_dependent ||
+                        (k->end - k->begin >= 4 && !strncmp(src->text + k->begin, "auto", 4))))
+      why = "a generic lambda (a parameter of type auto) is not supported";
+  }
+  if (!why && (!body || body->kind != N_COMPOUND))
+    why = "tfuse cannot find the lambda's body";
+  if (!why) {
+    unsigned from = n->nkid > 1 ? n->kid[n->nkid - 2]->end : n->begin;
+    for (unsigned i = from; i + 1 < body->begin && !why; i++)
+      if (src->text[i] == '-' && src->text[i + 1] == '>')
+        why = "a lambda with a declared return type (it may return a reference to a copy's variable) is not "
+              "supported";
+  }
+  if (!why && holds_barrier(body))
+    why = "a barrier inside a lambda is not supported";
+  if (!why) {
+    Reads r = {0};
+    reads_of(body, &r);
+    if (r.regs & RD_REG_LANE)
+      why = "warp-synchronous calls and cooperative groups inside a lambda are not supported";
+    else if (r.shared.len)
+      why = arena_printf("a lambda that names __shared__ '%s' is not supported", ((Sym *)r.shared.items[0])->name);
+    reads_free(&r);
+  }
+  if (why)
+    refuse(L, n->begin, "%s", why);
+  return !why;
+}
+
+/* A use of a local holding a lambda other than calling it (`g(f)`, `auto
+ * h = f;`): the closure would leave the copy's statements. */
+static bool lambda_called_here(const Node *ref) {
+  const Node *p = ref->parent;
+  while (p && p->kind == N_UNEXPOSED && p->nkid == 1)
+    p = p->parent;
+  return p && p->kind == N_CALL && call_lambda(p) && node_strip(p->kid[0]) == ref;
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
@@ -792,8 +871,10 @@ static void walk(Legal *L, Node *n) {
                 thread ? "thread index" : "block index",
                 thread ? "" : ", and the threads of one block may disagree on reaching the barrier");
       }
-    } else {
-      check_call(L, n, n, NULL);
+      /* Thread mode writes `__syncthreads_count(p)` as the combination of
+       * the copies' calls (fuse.c), each evaluating its copy's p. */
+    } else if (!call_lambda(n)) {
+      check_call(L, n, n, NULL); /* a lambda's body is checked where it is written */
     }
     break;
   case N_BUILTIN:
@@ -819,6 +900,9 @@ static void walk(Legal *L, Node *n) {
       if (hit)
         refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z", nm,
                nm);
+    } else if (n->sym && n->sym->lambda && !lambda_called_here(n)) {
+      refuse(L, n->begin, "lambda '%s' used other than called (passed, copied, its address taken): each copy has "
+             "its own closure, which tfuse follows only through calls `%s(...)`", n->sym->name, n->sym->name);
     } else if (n->sym && n->sym->varying && n->in_macro) {
       refuse(L, n->begin,
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
@@ -852,8 +936,9 @@ static void walk(Legal *L, Node *n) {
     refuse(L, n->begin, "inline assembly is not supported in a coarsened kernel: tfuse cannot see what it reads");
     return;
   case N_LAMBDA:
-    refuse(L, n->begin, "lambdas are not supported in a coarsened kernel");
-    return;
+    if (!check_lambda(L, n))
+      return;
+    break;
   case N_IF:
   case N_SWITCH:
   case N_WHILE:

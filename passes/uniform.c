@@ -528,6 +528,8 @@ static bool visit(UA *ua, Node *n) {
       make_varying(ua, s);
     if (ua_block(ua) && dyn_view_varying(s))
       make_varying(ua, s); /* `T *sdata = SharedMemory<T>();`: copy r views share r */
+    if (s->lambda)
+      make_varying(ua, s); /* each copy its own closure, its body rendered for the copy */
     v = s->varying;
     break;
   }
@@ -574,7 +576,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_RETURN:
     visit_kids(ua, n);
-    if (eff_depth(ua) > 0) {
+    if (eff_depth(ua) > 0 && !node_in_lambda(n)) { /* a lambda's return leaves the lambda */
       mark_vreturn(ua, n);
       ua->ret_bump = 1;
       v = true;

@@ -426,6 +426,7 @@ struct Sym {
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
   bool cg_block;    /* uniform.c: a local `cg::thread_block b = cg::this_thread_block();` never assigned */
+  Node *lambda;     /* effects.c: a local `auto f = [...](...) {...};` of the kernel: the lambda */
 };
 
 struct Node {
@@ -725,6 +726,10 @@ bool fn_is_warp_value(const Sym *fn);
  * locals (and what its reference arguments name, which must be the
  * caller's locals). */
 bool call_is_value(const Node *call);
+/* `f(x)` of a local holding a lambda (Sym.lambda): the lambda, else NULL. */
+Node *call_lambda(const Node *call);
+/* Whether n lies inside a lambda's body (or its parameters). */
+bool node_in_lambda(const Node *n);
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
 
