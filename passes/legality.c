@@ -547,11 +547,14 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   case FN_BARRIER:
     return; /* in the kernel walk checks its control; in a helper, the kernel's call of it (check_call) */
   case FN_BLOCK_REDUCE:
-    if (in)
-      refuse(L, site->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
-             in->name, fn->name);
-    else
-      refuse(L, site->begin, "'%s' combines values across a block, which coarsening changes", fn->name);
+    /* In the kernel it is a barrier (walk). In a helper, block mode: the
+     * helper's call per copy combines copy r's predicate over the physical
+     * block, logical block r's answer (its calls obey the barrier rules,
+     * check_barrier_call); thread mode: one call of the K would combine
+     * only its copy's threads. */
+    if (thread)
+      refuse(L, site->begin, "%s'%s': in thread mode each copy's call of the helper would combine only that "
+             "copy's threads; call it in the kernel, where tfuse combines the copies", who, fn->name);
     return;
   case FN_COOPERATIVE:
     if (in)
@@ -843,6 +846,13 @@ static bool lambda_called_here(const Node *ref) {
   return p && p->kind == N_CALL && call_lambda(p) && node_strip(p->kid[0]) == ref;
 }
 
+static bool node_has_side_effects_args(const Node *call) {
+  for (int i = 1; i < call->nkid; i++)
+    if (node_has_side_effects(call->kid[i]))
+      return true;
+  return false;
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
@@ -873,6 +883,15 @@ static void walk(Legal *L, Node *n) {
       }
       /* Thread mode writes `__syncthreads_count(p)` as the combination of
        * the copies' calls (fuse.c), each evaluating its copy's p. */
+      /* A returned copy's thread must count for nothing, but it still
+       * reaches the merged block's call. */
+      if (node_is_block_reduce(n) && after_varying_return(n))
+        refuse(L, n->begin, "%s after a return that only some copies take: the merged %s would still combine "
+               "the returned copies' predicates", n->sym->name, thread ? "thread" : "block");
+      if (thread && node_is_block_reduce(n) && (n->in_macro || node_has_side_effects_args(n)))
+        refuse(L, n->begin, "%s: thread mode writes one call per copy, so %s",
+               n->sym->name, n->in_macro ? "it must be spelled outside a macro" :
+               "its predicate must have no side effects");
     } else if (!call_lambda(n)) {
       check_call(L, n, n, NULL); /* a lambda's body is checked where it is written */
     }

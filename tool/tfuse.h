@@ -631,6 +631,7 @@ bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
 bool node_is_barrier(const Node *n);
+bool node_is_block_reduce(const Node *n);
 /* `cooperative_groups::this_thread_block()`. */
 bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
@@ -678,7 +679,7 @@ typedef enum {
   FN_FENCE,       /* __threadfence*: once per copy */
   FN_WARP,        /* warp-synchronous: shuffles, votes, __syncwarp, __match, __reduce_*_sync */
   FN_BARRIER,     /* __syncthreads */
-  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: refused */
+  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: a barrier (node_is_barrier) that combines a predicate */
   FN_COOPERATIVE, /* cooperative groups: refused */
   FN_UNSUPPORTED, /* clusters, mbarriers, named barriers, the device runtime: refused */
 } FnClass;
