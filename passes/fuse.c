@@ -835,8 +835,18 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
       default_arg_sites(F, n, &c, sites);
     break;
   case N_LAMBDA:
-    ret_label = 0; /* a return in its body leaves the lambda, not the copy */
-    break;
+    /* Its parameters (renamed with their uses where they vary) and body
+     * only: the implicit captures of `[=]` are references located at the
+     * `=`, with no name to rename; a return in the body leaves the lambda,
+     * not the copy. */
+    for (int i = 0; i < n->nkid; i++) {
+      Node *k = n->kid[i];
+      if (k->kind == N_PARAM && sym_is_renamed(k->sym) && k->loc >= b && k->loc < e)
+        add_site(sites, k->loc, (unsigned)strlen(k->sym->name), (char *)copy_name(F, k->sym, c));
+      if (k->kind == N_PARAM || i == n->nkid - 1)
+        collect(F, k, b, e, c, 0, sites);
+    }
+    return;
   case N_RETURN:
     if (ret_label && c.mask && n->begin >= b) {
       if (c.mask != F->all) {

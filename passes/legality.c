@@ -805,6 +805,11 @@ static bool check_lambda(Legal *L, Node *n) {
     why = "a lambda inside a lambda is not supported";
   for (int i = 0; !why && i + 1 < n->nkid; i++) {
     Node *k = n->kid[i];
+    /* `[=]` lists what it captures as references located at the `=`. */
+    bool implicit = k->kind == N_DECL_REF && k->sym && k->sym->name &&
+                    strncmp(src->text + k->loc, k->sym->name, strlen(k->sym->name));
+    if (implicit)
+      continue;
     if (k->kind != N_PARAM)
       why = "a capture list that names variables, or an init-capture, is not renamed per copy; capture with [&] or "
             "[=]";
