@@ -30,7 +30,10 @@
  * `unknown`, and a write through it is `unknown`, which callers must treat
  * as a write to every variable whose address may have been taken; a call
  * of a function tfuse cannot see is `unknown` and `calls`.  Nothing is
- * assumed unwritten by default.
+ * assumed unwritten by default.  A lambda bound to a local of the kernel
+ * (`auto f = [&](int j) {...};`, Sym.lambda) writes nothing where it is
+ * made; a call `f(x)` writes what its body writes, as if inlined, and
+ * `calls`.
  *
  * reads_of(n, &r) adds to r the coordinate builtins (per dimension), the
  * special registers named in inline assembly and the shared variables n
@@ -807,8 +810,70 @@ static void callee_effects(Node *call, Sym *fn, Effects *e) {
   }
 }
 
+/* ---- lambdas bound to locals ---- */
+
+/* The lambda bound by `auto f = [...](...) {...};`. */
+static bool lambda_is_bound(const Node *lam) {
+  const Node *p = lam->parent;
+  while (p && p->kind == N_UNEXPOSED)
+    p = p->parent;
+  return p && p->kind == N_VAR && p->sym && p->sym->lambda == lam;
+}
+
+static void mark_lambdas(Node *n) {
+  if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_LOCAL && !n->sym->is_reference && !n->sym->is_pointer) {
+    Node *init = node_strip(var_init(n));
+    if (init && init->kind == N_LAMBDA)
+      n->sym->lambda = init;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    mark_lambdas(n->kid[i]);
+}
+
+Node *call_lambda(const Node *call) {
+  if (call->kind != N_CALL || call->nkid < 1 || !call->sym || !call->sym->name || strcmp(call->sym->name, "operator()"))
+    return NULL;
+  Node *obj = node_strip(call->kid[0]);
+  return obj && obj->kind == N_DECL_REF && obj->sym ? obj->sym->lambda : NULL;
+}
+
+bool node_in_lambda(const Node *n) {
+  for (const Node *p = n->parent; p; p = p->parent)
+    if (p->kind == N_LAMBDA)
+      return true;
+  return false;
+}
+
+/* `f(x)` where f is a local holding a lambda (Sym.lambda): its body runs
+ * here, as if inlined: its writes are the call's, a write to a local of
+ * the lambda's own (a parameter, a variable of its body) excepted, and the
+ * call counts as one with effects, so it runs once per copy under the
+ * copy's guard. */
+static void lambda_call_effects(Node *call, Node *lam, Effects *e) {
+  Effects body = {0};
+  for (int i = 0; i < lam->nkid; i++)
+    effects_of(lam->kid[i], &body);
+  for (int i = 0; i < body.writes.len; i++) {
+    Sym *s = body.writes.items[i];
+    if (s->decl_off == ~0u || s->decl_off < lam->begin || s->decl_off >= lam->end)
+      effects_add_write(e, s);
+  }
+  e->memory |= body.memory;
+  e->unknown |= body.unknown;
+  e->this_obj |= body.this_obj;
+  e->allocates |= body.allocates;
+  e->calls = true;
+  effects_free(&body);
+  (void)call;
+}
+
 static void call_effects(Node *call, Effects *e) {
   Sym *fn = call->sym;
+  Node *lam = call_lambda(call);
+  if (lam) {
+    lambda_call_effects(call, lam, e);
+    return;
+  }
   if (call->is_launch) {
     /* A kernel launch writes device memory through its arguments, never
      * the launching function's variables (they are copied). */
@@ -878,7 +943,14 @@ void effects_of(Node *n, Effects *e) {
     e->calls = e->allocates = true;
     break;
   case N_ASM:
+    e->calls = e->unknown = true;
+    break;
   case N_LAMBDA:
+    /* A closure bound to a local (Sym.lambda) has no effect where it is
+     * made: its body runs at the calls (lambda_call_effects). Any other
+     * lambda is refused by legality.c. */
+    if (lambda_is_bound(n))
+      return;
     e->calls = e->unknown = true;
     break;
   default:
@@ -1330,8 +1402,8 @@ static bool var_may_destroy(const Node *v) {
 }
 
 static void reads_of_call(Node *call, Reads *r) {
-  if (call->is_launch)
-    return;
+  if (call->is_launch || call_lambda(call))
+    return; /* a lambda's body is read where it is written */
   if (node_is_barrier(call))
     return;
   reads_of_defaults(call, r, NULL);
@@ -1842,6 +1914,7 @@ void effects_prepare(Unit *u, Kernel *k) {
     load_callees(u, k->fn->sym->body, &seen); /* an explicit specialization shares the template's Sym */
   vec_free(&seen);
   reset_all(u, k);
+  mark_lambdas(k->fn);
   rd_unit = u;
   prepare_implicit();
   vec_free(&rd_views);

@@ -21,7 +21,13 @@
  *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
  *     its warp-synchronous calls run unguarded into temporaries;
  *   - a call leaving out default arguments that read a changed index
- *     spells them, rendered for the copy.
+ *     spells them, rendered for the copy;
+ *   - a lambda bound to a local is a varying declaration like any other,
+ *     its body rendered for the copy; a `return` in it stays as written
+ *     (it leaves the lambda), and its body counts for the guards only at
+ *     the calls (effects.c);
+ *   - thread mode: `__syncthreads_count/and/or(p)` becomes the copies'
+ *     calls combined (block_reduce_site).
  *
  * A copy needs a guard when it stores or calls something with effects,
  * loads from an address that depends on the copy, loads at all where no
@@ -744,6 +750,37 @@ static void dyn_view_site(Fuse *F, Node *var, Copy c, Vec *sites) {
                                                   "(size_t)__tf_dsmem)", name, name, e, r)));
 }
 
+/* Thread mode: `__syncthreads_count(p)` of a logical block is the sum of
+ * the copies' counts, since the logical block's threads are the pairs
+ * (physical thread, copy), and each copy's call counts its p over the
+ * physical block; `_and` and `_or` combine likewise.  Every thread makes
+ * the K calls in one order (legality keeps them in uniform control, their
+ * predicates free of side effects), and the value is the same for every
+ * copy (uniform.c), whatever the copy c being rendered:
+ *   __syncthreads_count(t < n)  ->  (__syncthreads_count(t_0 < n) + __syncthreads_count(t_1 < n))
+ *   __syncthreads_and(ok)       ->  (!!__syncthreads_and(ok_0) & !!__syncthreads_and(ok_1)) */
+static void block_reduce_site(Fuse *F, Node *call, Vec *sites) {
+  const char *nm = call->sym->name;
+  bool count = strstr(nm, "count") != NULL, and = strstr(nm, "and") != NULL;
+  Buf out = {0};
+  buf_puts(&out, "(");
+  int n = ngroups(F, F->all);
+  for (int i = 0; i < n; i++) {
+    if (i)
+      buf_puts(&out, count ? " + " : and ? " & " : " | ");
+    if (!count)
+      buf_puts(&out, "!!");
+    Vec args = {0};
+    for (int k = 0; k < call->nkid; k++)
+      collect(F, call->kid[k], call->begin, call->end, group_at(F, F->all, i), 0, &args);
+    buf_puts(&out, render_sites(F, call->begin, call->end, &args));
+    vec_free(&args);
+  }
+  buf_puts(&out, ")");
+  add_site(sites, call->begin, call->end - call->begin, arena_strdup(out.data));
+  buf_free(&out);
+}
+
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
   if (n->end > n->begin && (n->end <= b || n->begin >= e))
     return;
@@ -781,6 +818,10 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     }
     return;
   case N_CALL:
+    if (F->k->p.mode == MODE_THREAD && node_is_block_reduce(n) && n->begin >= b && n->end <= e) {
+      block_reduce_site(F, n, sites);
+      return;
+    }
     if (clone_callee(F, n) && !n->in_macro && n->begin >= b && n->end <= e) {
       if (c.mask != F->all) {
         F->failed = true;
@@ -793,6 +834,19 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     if (!n->in_macro && n->begin >= b && n->end <= e)
       default_arg_sites(F, n, &c, sites);
     break;
+  case N_LAMBDA:
+    /* Its parameters (renamed with their uses where they vary) and body
+     * only: the implicit captures of `[=]` are references located at the
+     * `=`, with no name to rename; a return in the body leaves the lambda,
+     * not the copy. */
+    for (int i = 0; i < n->nkid; i++) {
+      Node *k = n->kid[i];
+      if (k->kind == N_PARAM && sym_is_renamed(k->sym) && k->loc >= b && k->loc < e)
+        add_site(sites, k->loc, (unsigned)strlen(k->sym->name), (char *)copy_name(F, k->sym, c));
+      if (k->kind == N_PARAM || i == n->nkid - 1)
+        collect(F, k, b, e, c, 0, sites);
+    }
+    return;
   case N_RETURN:
     if (ret_label && c.mask && n->begin >= b) {
       if (c.mask != F->all) {
@@ -917,6 +971,8 @@ typedef struct {
 
 static void facts_rec(Fuse *F, Node *n, Facts *f) {
   switch (n->kind) {
+  case N_LAMBDA:
+    return; /* its body runs at the calls, which count as effects (effects.c) */
   case N_SUBSCRIPT:
     f->any_load = true;
     if (base_is_own_array(n->kid[0]) ? index_varying(n) : n->varying)

@@ -10,7 +10,9 @@
  * clonable (fuse.c emit_clones), every default argument that reads one
  * spellable at its call (fuse.c default_arg_sites), and nothing read where
  * no rewrite reaches (effects.c's reads: assembly, implicit calls, shared
- * memory declared in another function).
+ * memory declared in another function), lambdas only as locals called by
+ * name whose bodies hold no barrier, warp call or shared memory
+ * (check_lambda).
  *
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
@@ -545,11 +547,14 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   case FN_BARRIER:
     return; /* in the kernel walk checks its control; in a helper, the kernel's call of it (check_call) */
   case FN_BLOCK_REDUCE:
-    if (in)
-      refuse(L, site->begin, "'%s' calls '%s', which combines values across a block that coarsening changes",
-             in->name, fn->name);
-    else
-      refuse(L, site->begin, "'%s' combines values across a block, which coarsening changes", fn->name);
+    /* In the kernel it is a barrier (walk). In a helper, block mode: the
+     * helper's call per copy combines copy r's predicate over the physical
+     * block, logical block r's answer (its calls obey the barrier rules,
+     * check_barrier_call); thread mode: one call of the K would combine
+     * only its copy's threads. */
+    if (thread)
+      refuse(L, site->begin, "%s'%s': in thread mode each copy's call of the helper would combine only that "
+             "copy's threads; call it in the kernel, where tfuse combines the copies", who, fn->name);
     return;
   case FN_COOPERATIVE:
     if (in)
@@ -764,6 +769,95 @@ static bool stmt_holds_directive(const Source *src, const Node *n) {
   return p < src->len && src->text[p] == '#';
 }
 
+/* Whether n holds a barrier, directly or through the helpers it calls. */
+static bool holds_barrier(const Node *n) {
+  if (node_is_barrier(n) || (n->kind == N_CALL && n->sym && fn_holds_barrier(n->sym)))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (holds_barrier(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* A lambda of the kernel (DESIGN-NOTES "Lambdas"): accepted when bound to a
+ * local (`auto f = [&](int j) {...};`, effects.c Sym.lambda) that is only
+ * called.  The declaration is then emitted per copy, each closure's body
+ * rendered for its copy (varying names renamed, indices renumbered), and
+ * each call `f(x)` is a call with effects, per copy under the copy's guard,
+ * whose writes are those of the body at the call: copy r runs its own
+ * closure, as its logical thread did.  What that scheme cannot make exact
+ * is refused: a barrier, warp-synchronous or cooperative-groups call (its
+ * place among the copies' statements is not one the barrier and warp rules
+ * looked at), shared memory, a capture list naming variables or an
+ * init-capture (their text is not renamed per copy), a generic lambda or
+ * one with a declared return type (a reference may escape), nested
+ * lambdas. */
+static bool check_lambda(Legal *L, Node *n) {
+  const char *why = NULL;
+  Node *body = n->nkid ? n->kid[n->nkid - 1] : NULL;
+  const Source *src = L->u->src;
+  const Node *p = n->parent;
+  while (p && p->kind == N_UNEXPOSED)
+    p = p->parent;
+  if (!p || p->kind != N_VAR || !p->sym || p->sym->lambda != n || n->in_macro)
+    why = "only a lambda that initializes a local (`auto f = [&](...) {...};`), outside a macro, is coarsened";
+  else if (node_in_lambda(n))
+    why = "a lambda inside a lambda is not supported";
+  for (int i = 0; !why && i + 1 < n->nkid; i++) {
+    Node *k = n->kid[i];
+    /* `[=]` lists what it captures as references located at the `=`. */
+    bool implicit = k->kind == N_DECL_REF && k->sym && k->sym->name &&
+                    strncmp(src->text + k->loc, k->sym->name, strlen(k->sym->name));
+    if (implicit)
+      continue;
+    if (k->kind != N_PARAM)
+      why = "a capture list that names variables, or an init-capture, is not renamed per copy; capture with [&] or "
+            "[=]";
+    else if (k->sym && (k->sym->type_dependent ||
+                        (k->end - k->begin >= 4 && !strncmp(src->text + k->begin, "auto", 4))))
+      why = "a generic lambda (a parameter of type auto) is not supported";
+  }
+  if (!why && (!body || body->kind != N_COMPOUND))
+    why = "tfuse cannot find the lambda's body";
+  if (!why) {
+    unsigned from = n->nkid > 1 ? n->kid[n->nkid - 2]->end : n->begin;
+    for (unsigned i = from; i + 1 < body->begin && !why; i++)
+      if (src->text[i] == '-' && src->text[i + 1] == '>')
+        why = "a lambda with a declared return type (it may return a reference to a copy's variable) is not "
+              "supported";
+  }
+  if (!why && holds_barrier(body))
+    why = "a barrier inside a lambda is not supported";
+  if (!why) {
+    Reads r = {0};
+    reads_of(body, &r);
+    if (r.regs & RD_REG_LANE)
+      why = "warp-synchronous calls and cooperative groups inside a lambda are not supported";
+    else if (r.shared.len)
+      why = arena_printf("a lambda that names __shared__ '%s' is not supported", ((Sym *)r.shared.items[0])->name);
+    reads_free(&r);
+  }
+  if (why)
+    refuse(L, n->begin, "%s", why);
+  return !why;
+}
+
+/* A use of a local holding a lambda other than calling it (`g(f)`, `auto
+ * h = f;`): the closure would leave the copy's statements. */
+static bool lambda_called_here(const Node *ref) {
+  const Node *p = ref->parent;
+  while (p && p->kind == N_UNEXPOSED && p->nkid == 1)
+    p = p->parent;
+  return p && p->kind == N_CALL && call_lambda(p) && node_strip(p->kid[0]) == ref;
+}
+
+static bool node_has_side_effects_args(const Node *call) {
+  for (int i = 1; i < call->nkid; i++)
+    if (node_has_side_effects(call->kid[i]))
+      return true;
+  return false;
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
@@ -792,8 +886,19 @@ static void walk(Legal *L, Node *n) {
                 thread ? "thread index" : "block index",
                 thread ? "" : ", and the threads of one block may disagree on reaching the barrier");
       }
-    } else {
-      check_call(L, n, n, NULL);
+      /* Thread mode writes `__syncthreads_count(p)` as the combination of
+       * the copies' calls (fuse.c), each evaluating its copy's p. */
+      /* A returned copy's thread must count for nothing, but it still
+       * reaches the merged block's call. */
+      if (node_is_block_reduce(n) && after_varying_return(n))
+        refuse(L, n->begin, "%s after a return that only some copies take: the merged %s would still combine "
+               "the returned copies' predicates", n->sym->name, thread ? "thread" : "block");
+      if (thread && node_is_block_reduce(n) && (n->in_macro || node_has_side_effects_args(n)))
+        refuse(L, n->begin, "%s: thread mode writes one call per copy, so %s",
+               n->sym->name, n->in_macro ? "it must be spelled outside a macro" :
+               "its predicate must have no side effects");
+    } else if (!call_lambda(n)) {
+      check_call(L, n, n, NULL); /* a lambda's body is checked where it is written */
     }
     break;
   case N_BUILTIN:
@@ -819,6 +924,9 @@ static void walk(Legal *L, Node *n) {
       if (hit)
         refuse(L, n->begin, "'%s' used as a whole: tfuse substitutes its components only; use %s.x/.y/.z", nm,
                nm);
+    } else if (n->sym && n->sym->lambda && !lambda_called_here(n)) {
+      refuse(L, n->begin, "lambda '%s' used other than called (passed, copied, its address taken): each copy has "
+             "its own closure, which tfuse follows only through calls `%s(...)`", n->sym->name, n->sym->name);
     } else if (n->sym && n->sym->varying && n->in_macro) {
       refuse(L, n->begin,
              "'%s' differs between the copies but is used inside a macro expansion that text rewriting "
@@ -852,8 +960,9 @@ static void walk(Legal *L, Node *n) {
     refuse(L, n->begin, "inline assembly is not supported in a coarsened kernel: tfuse cannot see what it reads");
     return;
   case N_LAMBDA:
-    refuse(L, n->begin, "lambdas are not supported in a coarsened kernel");
-    return;
+    if (!check_lambda(L, n))
+      return;
+    break;
   case N_IF:
   case N_SWITCH:
   case N_WHILE:

@@ -117,8 +117,15 @@ static bool is_cg_block_sync(const Node *n) {
   return names_cg_block(n) || (g && g->cg_group == CG_BLOCK);
 }
 
+/* `__syncthreads_count/and/or(p)`: a barrier that also combines p over the
+ * block's threads. */
+bool node_is_block_reduce(const Node *n) {
+  return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BLOCK_REDUCE;
+}
+
 bool node_is_barrier(const Node *n) {
-  return n->kind == N_CALL && n->sym && (fn_class(n->sym) == FN_BARRIER || is_cg_block_sync(n));
+  return n->kind == N_CALL && n->sym &&
+         (fn_class(n->sym) == FN_BARRIER || node_is_block_reduce(n) || is_cg_block_sync(n));
 }
 
 /* Marks the locals `cg::thread_block b = cg::this_thread_block();` that
@@ -528,6 +535,8 @@ static bool visit(UA *ua, Node *n) {
       make_varying(ua, s);
     if (ua_block(ua) && dyn_view_varying(s))
       make_varying(ua, s); /* `T *sdata = SharedMemory<T>();`: copy r views share r */
+    if (s->lambda)
+      make_varying(ua, s); /* each copy its own closure, its body rendered for the copy */
     v = s->varying;
     break;
   }
@@ -574,7 +583,7 @@ static bool visit(UA *ua, Node *n) {
   }
   case N_RETURN:
     visit_kids(ua, n);
-    if (eff_depth(ua) > 0) {
+    if (eff_depth(ua) > 0 && !node_in_lambda(n)) { /* a lambda's return leaves the lambda */
       mark_vreturn(ua, n);
       ua->ret_bump = 1;
       v = true;
@@ -624,6 +633,12 @@ static bool visit(UA *ua, Node *n) {
       if (ua->threads) /* the last round's answer stays */
         n->barrier_thread_divergent = eff_depth(ua) > 0;
     }
+    /* __syncthreads_count/and/or: the same for every thread of a block.
+     * Block mode: copy r's predicate combined over the physical block is
+     * logical block r's answer, so the value varies as its predicate does;
+     * thread mode: one logical block, fuse.c combines the copies' calls. */
+    if (node_is_block_reduce(n) && !ua_block(ua))
+      v = false;
     if (!pure)
       v = true;
     /* What the call writes: its object, what its pointer and reference

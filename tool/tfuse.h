@@ -426,6 +426,7 @@ struct Sym {
   bool promoted;    /* promote.c */
   bool reported;    /* legality.c: a refusal about it was printed */
   bool cg_block;    /* uniform.c: a local `cg::thread_block b = cg::this_thread_block();` never assigned */
+  Node *lambda;     /* effects.c: a local `auto f = [...](...) {...};` of the kernel: the lambda */
 };
 
 struct Node {
@@ -630,6 +631,7 @@ bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
 bool node_is_barrier(const Node *n);
+bool node_is_block_reduce(const Node *n);
 /* `cooperative_groups::this_thread_block()`. */
 bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
@@ -677,7 +679,7 @@ typedef enum {
   FN_FENCE,       /* __threadfence*: once per copy */
   FN_WARP,        /* warp-synchronous: shuffles, votes, __syncwarp, __match, __reduce_*_sync */
   FN_BARRIER,     /* __syncthreads */
-  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: refused */
+  FN_BLOCK_REDUCE, /* __syncthreads_count/and/or: a barrier (node_is_barrier) that combines a predicate */
   FN_COOPERATIVE, /* cooperative groups: refused */
   FN_UNSUPPORTED, /* clusters, mbarriers, named barriers, the device runtime: refused */
 } FnClass;
@@ -725,6 +727,10 @@ bool fn_is_warp_value(const Sym *fn);
  * locals (and what its reference arguments name, which must be the
  * caller's locals). */
 bool call_is_value(const Node *call);
+/* `f(x)` of a local holding a lambda (Sym.lambda): the lambda, else NULL. */
+Node *call_lambda(const Node *call);
+/* Whether n lies inside a lambda's body (or its parameters). */
+bool node_in_lambda(const Node *n);
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
 

@@ -1,14 +1,12 @@
 // Block mode: a file-scope __shared__ array that the kernel replicates per
 // logical block cannot be used by a helper that names it directly (the
 // helper would read the original, not the copy's replica); the error
-// names the helper and the array.  __syncthreads_count in a helper is a
-// block collective and is refused too.
+// names the helper and the array.
 // RUN: not %tfuse -factor 2 %s -o %t.out 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out
 
 __shared__ int tile[64];
 __device__ int peek(int t) { return tile[(t + 1) % 64]; }
-__device__ int count(int p) { return __syncthreads_count(p); }
 
 #pragma tfuse coarsen
 __global__ void k(int *out, const int *in) {
@@ -17,8 +15,6 @@ __global__ void k(int *out, const int *in) {
   __syncthreads();
 // CHECK: helper-replicated-shared.cu:[[@LINE+1]]:12: error: 'peek' uses __shared__ 'tile', which this kernel replicates per logical block
   out[i] = peek(threadIdx.x);
-// CHECK: helper-replicated-shared.cu:[[@LINE+1]]:3: error: 'count' calls '__syncthreads_count'
-  count(in[i] > 0);
 }
 
 void run(int *o, const int *in, int n) { k<<<n, 64>>>(o, in); }
