@@ -19,7 +19,8 @@
  *     touch memory are guarded by it;
  *   - block mode: copy r of a block past the original grid is dead; its
  *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
- *     its warp-synchronous calls run unguarded into temporaries;
+ *     its warp-synchronous calls run unguarded into temporaries; the
+ *     grid's queries (cooperative groups) are written out per copy;
  *   - a call leaving out default arguments that read a changed index
  *     spells them, rendered for the copy.
  *

@@ -1313,8 +1313,54 @@ static void check_outside_shared(Legal *L) {
   vec_free(&sites);
 }
 
+/* Whether the directive at p is `#if 0`, whose lines no compilation sees. */
+static bool directive_is_if0(const Source *src, unsigned p) {
+  const char *t = src->text;
+  p++;
+  while (p < src->len && (t[p] == ' ' || t[p] == '\t'))
+    p++;
+  if (p + 2 >= src->len || strncmp(t + p, "if", 2) || (t[p + 2] != ' ' && t[p + 2] != '\t'))
+    return false;
+  for (p += 2; p < src->len && (t[p] == ' ' || t[p] == '\t');)
+    p++;
+  return p + 1 < src->len && t[p] == '0' && (t[p + 1] == '\n' || t[p + 1] == ' ' || t[p + 1] == '\t' ||
+                                              t[p + 1] == '/');
+}
+
+/* Lines of the kernel's body the host-side parse skipped that the device
+ * compilation may not (`#if __CUDA_ARCH__ >= 700`, an `#else`): tfuse
+ * neither sees nor rewrites them, and fuse.c would copy them as they are,
+ * reading the physical block.  Only `#if 0` is skipped by both. */
+static void check_skipped_lines(Legal *L, const Node *body) {
+  const Source *src = L->u->src;
+  const char *t = src->text;
+  unsigned dir = body->begin;
+  bool have_dir = false;
+  for (unsigned i = body->begin + 1; i < body->end && i < src->len; i++) {
+    if (t[i - 1] != '\n')
+      continue;
+    unsigned p = i;
+    while (p < body->end && (t[p] == ' ' || t[p] == '\t'))
+      p++;
+    if (p >= body->end || t[p] == '\n')
+      continue;
+    if (t[p] == '#') {
+      dir = p;
+      have_dir = true;
+      continue;
+    }
+    if (have_dir && unit_is_skipped(L->u, p) && !directive_is_if0(src, dir)) {
+      refuse(L, dir, "part of the kernel's body is under a preprocessor condition the host-side parse skips "
+                     "(__CUDA_ARCH__, say): tfuse cannot see or rewrite that code; write the kernel so both sides "
+                     "see the same statements");
+      return;
+    }
+  }
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
+  check_skipped_lines(&L, k->fn->sym->body);
   walk(&L, k->fn->sym->body);
   check_outside_shared(&L);
   check_static_shared(&L);
