@@ -439,6 +439,88 @@ Node *cg_group_operand(const Node *call) {
   return g ? node_strip(g) : NULL;
 }
 
+/* ---- whether code changes a cooperative group held in a variable ---- */
+
+/* Whether n only passes on the value of the expression under it (a copy). */
+bool node_is_value_wrapper(const Node *n) {
+  return n->kind == N_UNEXPOSED || n->kind == N_PAREN || n->kind == N_CAST ||
+         (n->kind == N_CALL && n->sym && n->sym->is_ctor && n->nkid == 1);
+}
+
+static bool group_var_written(Node *n, const Sym *s, int depth);
+
+/* Parameter i of fn, or NULL. */
+static Sym *param_sym(const Sym *fn, int i) {
+  Node *d = fn->fn_decl;
+  for (int j = 0, k = 0; d && j < d->nkid; j++)
+    if (d->kid[j]->kind == N_PARAM && k++ == i)
+      return d->kid[j]->sym;
+  return NULL;
+}
+
+/* Whether a use of a group variable (its reference ref) may change it:
+ * anything but a call on it, a copy of it, or an argument passed by value
+ * or const reference (a cooperative-groups function's, or a function's
+ * whose parameter is not a non-const reference), or by reference to a
+ * parameter its function's body does not change. */
+static bool group_use_may_write(Node *ref, int depth) {
+  Node *n = ref, *p = ref->parent;
+  while (p && node_is_value_wrapper(p))
+    n = p, p = p->parent;
+  if (!p)
+    return true;
+  if (p->kind == N_VAR)
+    return false; /* a copy */
+  if (p->kind == N_MEMBER && p->parent && p->parent->kind == N_CALL && p->parent->kid[0] == p) {
+    /* The library's members are const; a member clang cannot resolve (the
+     * group's type depends on a template parameter) is refused as a call. */
+    Node *c = p->parent;
+    if (c->sym)
+      return !sym_is_cooperative_groups(c->sym);
+    for (int i = 0; i < c->ncand; i++)
+      if (!sym_is_cooperative_groups(c->cand[i]))
+        return true;
+    return false;
+  }
+  if (p->kind != N_CALL || (p->nkid && p->kid[0] == n))
+    return true;
+  int i = -1;
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(p, &obj, &obj_ptr, &args);
+  for (int a = 0; a < args.len; a++)
+    if (args.items[a] == n)
+      i = a;
+  vec_free(&args);
+  if (i < 0)
+    return true;
+  int count = p->sym ? 1 : p->ncand;
+  for (int c = 0; c < count; c++) {
+    Sym *fn = p->sym ? p->sym : p->cand[c];
+    if (!fn || fn->kind != SYM_FUNC)
+      return true;
+    if (sym_is_cooperative_groups(fn) || (i < 32 && !((fn->ref_params >> i) & 1)))
+      continue;
+    Sym *q = i < 32 && fn_class(fn) == FN_BODY && depth < 8 ? param_sym(fn, i) : NULL;
+    if (!q || group_var_written(fn->body, q, depth + 1))
+      return true;
+  }
+  return !count;
+}
+
+static bool group_var_written(Node *n, const Sym *s, int depth) {
+  if (n->kind == N_DECL_REF && n->sym == s && group_use_may_write(n, depth))
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (group_var_written(n->kid[i], s, depth))
+      return true;
+  return false;
+}
+
+bool cg_group_var_written(Node *body, const Sym *s) { return group_var_written(body, s, 0); }
+
+
 /* ---- functions tfuse knows without reading their bodies ---- */
 
 /* CUDA's device intrinsics and math, and the C library functions device
@@ -647,22 +729,36 @@ static bool name_in(const char *name, const char *const *set) {
 }
 
 /* Cooperative groups, by what a call does whatever the group: handles and
- * their copies, and queries of the thread's place in the block or tile,
- * are values (FN_PURE); thread_block::sync is a barrier; collectives are
- * warp-synchronous.  Whether the call's group is one tfuse follows (the
- * block, a tile of at most 32 threads) and what each mode allows is
- * legality's question, per call (check_cg); everything else in the
+ * their copies (coalesced_threads() too: the same in every copy that runs
+ * it under the same control), and queries of the thread's place in the
+ * block or tile, are values (FN_PURE); thread_block::sync is a barrier;
+ * collectives (labeled and binary partitions too) are warp-synchronous.
+ * Whether the call's group is one tfuse follows and what each mode allows
+ * is legality's question, per call (check_cg); everything else in the
  * namespace is refused there (FN_COOPERATIVE). */
 static const char *const cg_queries[] = {"thread_rank", "thread_index", "size", "num_threads", "dim_threads",
                                          "group_dim", "meta_group_rank", "meta_group_size", "group_size", NULL};
 static const char *const cg_collectives[] = {"shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot",
                                              "match_any", "match_all", "sync", "reduce", "inclusive_scan",
-                                             "exclusive_scan", NULL};
+                                             "exclusive_scan", "labeled_partition", "binary_partition", NULL};
+
+/* The grid's queries read blockIdx and gridDim, which block mode renumbers
+ * per copy (fuse.c grid_query_text); its sync and validity are refused. */
+static const char *const cg_grid_queries[] = {"thread_rank", "size", "num_threads", "dim_threads", "thread_index",
+                                              "group_dim", "block_rank", "num_blocks", "dim_blocks", "block_index",
+                                              NULL};
+
+bool cg_is_grid_query(const Sym *fn) {
+  const char *cls = fn && sym_is_cooperative_groups(fn) && fn->usr ? usr_class(fn->usr) : NULL;
+  return cls && !strcmp(cls, "grid_group") && fn->name && name_in(fn->name, cg_grid_queries);
+}
 
 static FnClass cg_class(const Sym *fn) {
   const char *n = fn->name ? fn->name : "", *cls = usr_class(fn->usr);
+  if (cls && !strcmp(cls, "grid_group") && !fn->is_ctor && !fn->is_defaulted && strncmp(n, "operator ", 9))
+    return cg_is_grid_query(fn) ? FN_PURE : FN_COOPERATIVE;
   if (fn->is_ctor || fn->is_defaulted || !strncmp(n, "operator ", 9) || !strcmp(n, "this_thread_block") ||
-      !strcmp(n, "tiled_partition"))
+      !strcmp(n, "tiled_partition") || !strcmp(n, "coalesced_threads") || !strcmp(n, "this_grid"))
     return FN_PURE;
   if (cls && !strcmp(cls, "thread_block") && !strcmp(n, "sync"))
     return FN_BARRIER;
@@ -776,6 +872,9 @@ static void callee_effects(Node *call, Sym *fn, Effects *e) {
       continue; /* by value, or pointer/reference to const */
     if (!known && cls != FN_BODY && cls != FN_STORE)
       continue; /* printf's `...`: read, never written */
+    if (known && (fn->ref_params >> i & 1) && cls == FN_BODY && strip_implicit(a)->cg_group != CG_NONE &&
+        param_sym(fn, i) && !cg_group_var_written(fn->body, param_sym(fn, i)))
+      continue; /* a group passed by reference to a parameter the body never changes */
     if (known && (fn->ref_params >> i & 1))
       store_to(a, e);
     else if (known || !a->type_arith)
@@ -1519,8 +1618,11 @@ void reads_of_fn(Sym *fn, Reads *r) {
     return;
   if (sym_is_cooperative_groups(fn) && fn_class(fn) != FN_COOPERATIVE) {
     /* The place in the block or warp: legality leaves in only what reads
-     * no block index (check_cg). */
+     * no block index (check_cg), but for the grid's queries, which fuse.c
+     * renumbers in the kernel's own text. */
     r->fixed_bi |= RD_BI_ALL(BI_THREADIDX) | RD_BI_ALL(BI_BLOCKDIM);
+    if (cg_is_grid_query(fn))
+      r->fixed_bi |= RD_BI_ALL(BI_BLOCKIDX) | RD_BI_ALL(BI_GRIDDIM);
     r->regs |= RD_REG_LANE;
     return;
   }

@@ -19,7 +19,8 @@
  *     touch memory are guarded by it;
  *   - block mode: copy r of a block past the original grid is dead; its
  *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
- *     its warp-synchronous calls run unguarded into temporaries;
+ *     its warp-synchronous calls run unguarded into temporaries; the
+ *     grid's queries (cooperative groups) are written out per copy;
  *   - a call leaving out default arguments that read a changed index
  *     spells them, rendered for the copy;
  *   - a lambda bound to a local is a varying declaration like any other,
@@ -362,6 +363,51 @@ static void clone_call_sites(Fuse *F, Node *call, Sym *fn, const Copy *copy, Vec
 
 static void default_arg_sites(Fuse *F, Node *call, const Copy *copy, Vec *sites);
 
+/* Block mode: a query of cooperative groups' grid (`grid.thread_rank()`,
+ * `cg::this_grid().size()`) written out for copy c as the header computes
+ * it (cooperative_groups/details/helpers.h, namespace grid), from the
+ * logical block index and grid extent as seed_text and rescaled_text
+ * render blockIdx and gridDim, with the header's types; NULL if n is not
+ * one.  legality.c (cg_block_refusal) leaves them only in the kernel's text. */
+static char *grid_query_text(Fuse *F, const Node *n, Copy c) {
+  if (n->kind != N_CALL || F->k->p.mode != MODE_BLOCK || !cg_is_grid_query(n->sym))
+    return NULL;
+  const char *b[3], *g[3], *t[3] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"},
+                        *bd[3] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+  for (int d = 0; d < 3; d++) {
+    bool co = F->all >> d & 1;
+    if (co && !(c.mask >> d & 1)) {
+      F->failed = true;
+      error_at(n->begin, "internal error: a query of the grid in a statement emitted once");
+      return NULL;
+    }
+    b[d] = co ? seed_text(F, d, c.r[d]) : arena_printf("blockIdx.%s", dim_name(d));
+    g[d] = co ? rescaled_text(F, d) : arena_printf("gridDim.%s", dim_name(d));
+  }
+  const char *nm = n->sym->name;
+  char *blocks = arena_printf("((unsigned long long)%s * (%s * %s))", g[0], g[1], g[2]);
+  char *cta_threads = "((unsigned int)(blockDim.x * blockDim.y * blockDim.z))";
+  char *rank = arena_printf("((unsigned long long)%s * %s * %s + (unsigned long long)%s * %s + "
+                            "(unsigned long long)%s)", b[2], g[1], g[0], b[1], g[0], b[0]);
+  if (!strcmp(nm, "num_blocks"))
+    return blocks;
+  if (!strcmp(nm, "block_rank"))
+    return rank;
+  if (!strcmp(nm, "num_threads") || !strcmp(nm, "size"))
+    return arena_printf("(%s * %s)", blocks, cta_threads);
+  if (!strcmp(nm, "thread_rank"))
+    return arena_printf("(%s * %s + ((unsigned int)threadIdx.z * blockDim.y * blockDim.x + (unsigned int)threadIdx.y "
+                        "* blockDim.x + (unsigned int)threadIdx.x))", rank, cta_threads);
+  if (!strcmp(nm, "dim_blocks") || !strcmp(nm, "group_dim"))
+    return arena_printf("dim3(%s, %s, %s)", g[0], g[1], g[2]);
+  if (!strcmp(nm, "block_index"))
+    return arena_printf("dim3(%s, %s, %s)", b[0], b[1], b[2]);
+  if (!strcmp(nm, "dim_threads"))
+    return arena_printf("dim3(%s * %s, %s * %s, %s * %s)", g[0], bd[0], g[1], bd[1], g[2], bd[2]);
+  return arena_printf("dim3(%s * %s + %s, %s * %s + %s, %s * %s + %s)", b[0], bd[0], t[0], b[1], bd[1], t[1], b[2],
+                      bd[2], t[2]); /* thread_index */
+}
+
 /* The sites of the builtins and clone calls in n for copy `copy` (NULL:
  * inside a clone, where the copy is the parameter __tf_r). */
 static void builtin_sites(Fuse *F, Node *n, const Copy *copy, Vec *sites) {
@@ -377,6 +423,11 @@ static void builtin_sites(Fuse *F, Node *n, const Copy *copy, Vec *sites) {
     } else if (builtin_is_rescaled(F->k, n)) {
       add_site(sites, n->begin, n->end - n->begin, rescaled_text(F, n->bi_dim));
     }
+    return;
+  }
+  char *q = copy ? grid_query_text(F, n, *copy) : NULL;
+  if (q) {
+    add_site(sites, n->begin, n->end - n->begin, q);
     return;
   }
   Sym *fn = clone_callee(F, n);
@@ -818,6 +869,12 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     }
     return;
   case N_CALL:
+    if (!n->in_macro && n->begin >= b && n->end <= e && cg_is_grid_query(n->sym) && F->k->p.mode == MODE_BLOCK) {
+      char *q = grid_query_text(F, n, c);
+      if (q)
+        add_site(sites, n->begin, n->end - n->begin, q);
+      return;
+    }
     if (F->k->p.mode == MODE_THREAD && node_is_block_reduce(n) && n->begin >= b && n->end <= e) {
       block_reduce_site(F, n, sites);
       return;
@@ -1462,7 +1519,30 @@ static bool guard_init(Fuse *F, Node *var, const char *g, const Ctx *ctx, Vec *e
 
 /* Wraps the initializer of `var` for copy r (r < 0: the once-emitted
  * uniform declarator) in a guard when an inactive copy could reach memory. */
+/* Whether n, whole, is replaced by a site of extra (a warp call taken out
+ * into a temporary). */
+static bool replaced_whole(const Vec *extra, const Node *n) {
+  for (int i = 0; extra && i < extra->len; i++) {
+    const Site *x = extra->items[i];
+    if (x->off == n->begin && x->len == n->end - n->begin && x->seq == -1)
+      return true;
+  }
+  return false;
+}
+
 static void guard_declarator(Fuse *F, Node *var, Copy c, const Ctx *ctx, Vec *extra) {
+  /* A cooperative group (`auto part = cg::binary_partition(warp, v);`) has
+   * no value-initialized form for a dead copy's TFUSE_GUARD: when its
+   * initializer is a warp call taken out into a temporary (emit_warp_hoists:
+   * every lane makes it, its loads guarded), the copy takes the temporary
+   * unguarded.  A dead copy's group is read only by that copy's statements,
+   * which are guarded or pure. */
+  Node *init = var_init(var) ? node_strip(var_init(var)) : NULL;
+  bool group = init && init->cg_group != CG_NONE;
+  while (group && !replaced_whole(extra, init) && node_is_value_wrapper(init) && init->nkid)
+    init = node_strip(init->kid[init->nkid - 1]); /* a copy of the call's value */
+  if (group && replaced_whole(extra, init))
+    return;
   /* The variable itself is not among the writes (effects.c counts stores,
    * not definitions); what its initializer writes is (`int a = c++;`). */
   Facts f = facts_of(F, var_init(var));

@@ -31,6 +31,7 @@ typedef struct {
   Vec checked;       /* device functions whose bodies were checked (each once) */
   Vec shared_refused; /* Sym*: replicated shared variables a refusal named */
   bool in_view_init;  /* walking the initializer of a dynamic shared view (`T *s = SharedMemory<T>();`) */
+  Node *coalesced_stmt; /* the kernel's statement whose coalesced group was last checked (coalesced_site) */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -288,6 +289,284 @@ static bool cg_operators_known(const Node *call) {
   return ok;
 }
 
+/* ---- cooperative groups in block mode ----
+ *
+ * Block mode keeps the block's threads, warps and lanes: copy r of the
+ * physical block is logical block r, thread for thread.  What a group is
+ * made from (its sources) decides what its calls mean:
+ *   - the block, a tile of one warp, `tiled_partition(block, n)` (a tile of
+ *     n <= 32 threads by thread rank, a mask the header computes from the
+ *     rank and lane): the same threads in every copy, so their queries
+ *     are exact, and their collectives too under guards the whole block
+ *     shares;
+ *   - a tile of several warps (`tiled_partition<64>(block)`): its queries
+ *     are exact; it is made, synchronised and reduced through barriers
+ *     over its warps, which node_is_barrier names, so the kernel walk and
+ *     check_barrier_call keep them where __syncthreads() may be (each copy's
+ *     call then runs in every thread of the block, one after the other, as
+ *     successive collectives of one block);
+ *   - a coalesced group (coalesced_threads(), labeled_partition,
+ *     binary_partition): its mask is the set of threads that ran the
+ *     statement together, exact where copy r's statement runs in exactly
+ *     the threads of logical block r's warp that reach it (coalesced_site);
+ *   - a type-erased `thread_group` or a template's `Group &` parameter:
+ *     followed back to every initializer and every argument of every call
+ *     of the function that declares it (cg_sources); its sync is a barrier
+ *     (node_is_barrier) whatever it was made from;
+ *   - the grid and every other group are refused. */
+enum { SRC_BLOCK = 1, SRC_TILE = 2, SRC_MULTI = 4, SRC_COALESCED = 8 };
+
+static unsigned cg_sources(Legal *L, Node *g, int depth, const char **why);
+static bool after_varying_return(const Node *n);
+
+/* The call n (through wrappers) is the callee of, or NULL. */
+static Node *call_of_callee(Node *n) {
+  Node *p = n->parent;
+  while (p && node_is_value_wrapper(p) && p->kind != N_CALL)
+    n = p, p = p->parent;
+  return p && p->kind == N_CALL && p->nkid && p->kid[0] == n ? p : NULL;
+}
+
+static bool call_may_call(const Node *call, const Sym *fn) {
+  if (call->sym)
+    return call->sym == fn;
+  for (int i = 0; i < call->ncand; i++)
+    if (call->cand[i] == fn)
+      return true;
+  return false;
+}
+
+static Node *find_var_decl(Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym == s)
+    return n;
+  for (int i = 0; i < n->nkid; i++) {
+    Node *d = find_var_decl(n->kid[i], s);
+    if (d)
+      return d;
+  }
+  return NULL;
+}
+
+/* The sources of parameter `index` of fn: its argument at every call in the
+ * project's functions; any other reference to fn (its address) fails. */
+static unsigned param_sources(Legal *L, Node *n, const Sym *fn, int index, int depth, const char **why) {
+  unsigned src = 0;
+  if (n->kind == N_DECL_REF && n->sym == fn && !call_of_callee(n)) {
+    *why = arena_printf("'%s' is used other than by calls, so tfuse cannot tell what groups it is given",
+                        fn->name);
+    return 0;
+  }
+  if (n->kind == N_CALL && call_may_call(n, fn)) {
+    Node *obj;
+    bool obj_ptr;
+    Vec args = {0};
+    call_args(n, &obj, &obj_ptr, &args);
+    src = index < args.len ? cg_sources(L, args.items[index], depth + 1, why) : 0;
+    if (index >= args.len && !*why)
+      *why = arena_printf("a call of '%s' leaves its group to a default argument", fn->name);
+    vec_free(&args);
+    if (!src)
+      return 0;
+  }
+  for (int i = 0; i < n->nkid; i++) {
+    unsigned k = param_sources(L, n->kid[i], fn, index, depth, why);
+    if (!k && *why)
+      return 0;
+    src |= k;
+  }
+  return src;
+}
+
+/* What the group expression g may have been made from (SRC_*), or 0 with
+ * *why saying what tfuse cannot follow. */
+static unsigned cg_sources(Legal *L, Node *g, int depth, const char **why) {
+  g = node_strip(g);
+  while ((g->cg_group == CG_ERASED || g->cg_group == CG_NONE) && node_is_value_wrapper(g) && g->nkid)
+    g = node_strip(g->kid[g->nkid - 1]);
+  switch (g->cg_group) {
+  case CG_BLOCK: return SRC_BLOCK;
+  case CG_TILE: return SRC_TILE;
+  case CG_MULTI: return SRC_MULTI;
+  case CG_COALESCED: return SRC_COALESCED;
+  case CG_GRID:
+    *why = "a grid-wide group, which coarsening changes";
+    return 0;
+  case CG_OTHER:
+    *why = "a cluster or multi-grid group, which coarsening changes";
+    return 0;
+  default:
+    break;
+  }
+  if (depth > 8) {
+    *why = "a group passed through too many functions for tfuse to follow";
+    return 0;
+  }
+  const Sym *cg = g->kind == N_CALL ? (g->sym ? g->sym : g->ncand ? g->cand[0] : NULL) : NULL;
+  if (cg && sym_is_cooperative_groups(cg) && cg->name && !strcmp(cg->name, "tiled_partition")) {
+    if (g->cg_group == CG_NONE)
+      return SRC_TILE | SRC_MULTI; /* `tiled_partition<N>(b)`, N a template parameter */
+    Node *parent = cg_group_operand(g);
+    unsigned p = parent ? cg_sources(L, parent, depth + 1, why) : 0;
+    if (!p && !*why)
+      *why = "a run-time tile of a group tfuse cannot follow";
+    /* tiled_partition(parent, n): n <= 32 threads by the block's thread rank
+     * (a coalesced parent: by its own rank). */
+    return !p ? 0 : p & SRC_COALESCED ? SRC_COALESCED : SRC_TILE;
+  }
+  if (g->kind != N_DECL_REF || !g->sym || (g->sym->kind != SYM_LOCAL && g->sym->kind != SYM_PARAM)) {
+    *why = "a type-erased or template-dependent group that tfuse cannot follow to where it is made";
+    return 0;
+  }
+  Sym *s = g->sym;
+  Node *f = g;
+  while (f && f->kind != N_FUNC && f->kind != N_LAMBDA)
+    f = f->parent;
+  if (!f || f->kind != N_FUNC || !f->sym || !f->sym->body || cg_group_var_written(f->sym->body, s)) {
+    *why = arena_printf("'%s' is a type-erased or template-dependent group that may be assigned or passed by "
+                        "reference", s->name);
+    return 0;
+  }
+  if (s->kind == SYM_LOCAL) {
+    Node *d = find_var_decl(f->sym->body, s);
+    Node *init = d ? var_init(d) : NULL;
+    if (!init) {
+      *why = arena_printf("'%s' is a type-erased or template-dependent group without an initializer", s->name);
+      return 0;
+    }
+    return cg_sources(L, init, depth + 1, why);
+  }
+  int index = -1;
+  for (int i = 0, k = 0; i < f->nkid && index < 0; i++)
+    if (f->kid[i]->kind == N_PARAM && k++ >= 0 && f->kid[i]->sym == s)
+      index = k - 1;
+  if (index < 0 || f->sym->is_global_fn || f->sym->is_method) {
+    *why = arena_printf("'%s' is a parameter tfuse cannot follow to the calls that pass it", s->name);
+    return 0;
+  }
+  unsigned src = 0;
+  for (int i = 0; i < L->u->functions.len; i++) {
+    Node *fn = L->u->functions.items[i];
+    unsigned k = param_sources(L, fn, f->sym, index, depth, why);
+    if (!k && *why)
+      return 0;
+    src |= k;
+  }
+  if (!src && !*why)
+    *why = arena_printf("no call of '%s' tells which group '%s' is", f->sym->name, s->name);
+  return src;
+}
+
+/* Why a coalesced group at n (in the kernel's body: its making, a use but
+ * as a query's object, a call of a helper that holds one) may not hold in
+ * copy r the threads that hold it in logical block r, or NULL.  (A query
+ * reads the group's mask: a value, exact wherever it is read.)  Copy r's statements run under
+ * copy r's control: under uniform control (emitted once or per copy, in
+ * every thread that reaches the original statement, guarded only by
+ * `__tf_ok_r`, which the whole block shares) and inside a loop or switch
+ * whose control differs between the copies (fuse.c emits it whole per
+ * copy, each copy's statements under that copy's own conditions), the
+ * threads of a warp that run copy r's statement together are those of
+ * logical block r's warp that run the original.  A predicated `if` runs
+ * its branch where any copy takes it, pure statements unguarded, and
+ * after a return that only some copies take the copies' live flags
+ * differ between threads: there a group would mix threads that the
+ * original never runs together.  (As for the warp intrinsics, this takes
+ * the threads of a warp that leave one copy's statement to meet again
+ * before the next copy's, which the compiler's reconvergence at the
+ * statement's end gives; the programming model does not promise it.) */
+static const char *coalesced_site(Legal *L, Node *n) {
+  Node *v = L->varying_ctl;
+  if (v && v->kind != N_FOR && v->kind != N_WHILE && v->kind != N_DO && v->kind != N_SWITCH)
+    return "a coalesced group (made of the threads that run a statement together) under a condition that "
+           "differs between the copies: the merged branch runs where any copy takes it";
+  if (after_varying_return(n))
+    return "a coalesced group (made of the threads that run a statement together) after a return that only some "
+           "copies take: the copies' live flags differ between the threads of a warp";
+  return NULL;
+}
+
+/* Whether the group n is only the object of a query (thread_rank, size,
+ * meta_group_rank ...): a value computed from the group's mask, the same
+ * wherever it is read. */
+static bool is_query_object(Node *n) {
+  Node *p = n->parent;
+  while (p && node_is_value_wrapper(p) && p->kind != N_CALL)
+    n = p, p = p->parent;
+  Node *c = p && p->kind == N_MEMBER ? p->parent : NULL;
+  return c && c->kind == N_CALL && c->nkid && c->kid[0] == p && c->sym && sym_is_cooperative_groups(c->sym) &&
+         fn_class(c->sym) == FN_PURE && !c->sym->is_ctor && !c->sym->is_defaulted;
+}
+
+static bool seen_before(Vec *seen, Sym *fn) {
+  for (int i = 0; i < seen->len; i++)
+    if (seen->items[i] == fn)
+      return true;
+  vec_push(seen, fn);
+  return false;
+}
+
+static bool holds_coalesced_rec(const Node *n, Vec *seen) {
+  if (n->cg_group == CG_COALESCED)
+    return true;
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && fn_class(fn) == FN_BODY && !seen_before(seen, fn) && holds_coalesced_rec(fn->body, seen))
+        return true;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (holds_coalesced_rec(n->kid[i], seen))
+      return true;
+  return false;
+}
+
+/* Whether fn's body, or a helper it calls, holds an expression of type
+ * coalesced_group: the kernel's calls of fn answer for it (coalesced_site). */
+static bool fn_holds_coalesced(const Sym *fn) {
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = holds_coalesced_rec(fn->body, &seen);
+  vec_free(&seen);
+  return r;
+}
+
+/* Block mode: why tfuse cannot follow a call into cooperative groups, or NULL. */
+static const char *cg_block_refusal(Legal *L, Node *call, Sym *fn, Node *g, Sym *in) {
+  const char *nm = fn->name ? fn->name : "";
+  FnClass c = fn_class(fn);
+  if (!strcmp(nm, "this_grid"))
+    return NULL; /* the grid's handle: its queries are renumbered, the rest refused */
+  if (cg_is_grid_query(fn)) {
+    /* fuse.c writes the query out per copy from the logical block index
+     * and grid extent, as it renders blockIdx and gridDim (grid_query_text). */
+    if (in)
+      return "a query of the grid in a helper, which reads the block index: tfuse renumbers it only in the "
+             "kernel's own text; pass the value as an argument";
+    if (call->in_macro || call->end <= call->begin)
+      return "a query of the grid inside a macro expansion, which reads the block index: text rewriting cannot "
+             "reach it; expand the macro by hand";
+    return NULL;
+  }
+  if (!strcmp(nm, "group_index") || !strcmp(nm, "block_index") || !strcmp(nm, "block_rank"))
+    return "it reads the block index, which tfuse renumbers only where it is spelled blockIdx";
+  if (g && g->cg_group == CG_GRID)
+    return "grid-wide synchronisation, or another use of the grid than its queries: coarsening changes the grid";
+  if (c == FN_COOPERATIVE)
+    return "tfuse follows the block, tiles, coalesced and type-erased groups made of them (their queries, "
+           "collectives, cg::reduce and the scans), not this";
+  const char *why = NULL;
+  bool made = !strcmp(nm, "tiled_partition") || !strcmp(nm, "coalesced_threads");
+  unsigned src = made ? cg_sources(L, call, 0, &why) : g ? cg_sources(L, g, 0, &why) : 0;
+  if (!src)
+    return why ? why : "its group is not one tfuse follows";
+  if (!cg_operators_known(call))
+    return "its operator is not one of cooperative groups' (cg::plus, cg::less, ...): it runs inside CUDA's "
+           "headers, where tfuse cannot see what it reads";
+  return NULL;
+}
+
 /* A call into cooperative groups (classed by effects.c's cg_class), per
  * call.  Block mode keeps the block's threads and warps: the queries of
  * the block and of a tile (thread_rank, size, meta_group_rank ...) and a
@@ -299,7 +578,7 @@ static bool cg_operators_known(const Node *call) {
  * group (grid, cluster, coalesced, labeled, type-erased, a tile of several
  * warps), are refused. */
 static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
-  if (node_is_barrier(call))
+  if (node_is_cg_block_sync(call))
     return; /* the block's barrier: checked where the kernel reaches it */
   FnClass c = fn_class(fn);
   const char *nm = fn->name ? fn->name : "";
@@ -309,7 +588,9 @@ static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
     return; /* a handle, a copy of one, a reduction's operator */
   Node *g = cg_group_operand(call);
   const char *why = NULL;
-  if (!strcmp(nm, "tiled_partition")) {
+  if (!thread) {
+    why = cg_block_refusal(L, call, fn, g, in);
+  } else if (!strcmp(nm, "tiled_partition")) {
     if (call->cg_group != CG_TILE)
       why = "a tile of more than 32 threads, or of a size given at run time, is not one whose collectives tfuse "
             "follows";
@@ -589,6 +870,11 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   {
     if (!in && fn_holds_barrier(fn))
       check_barrier_call(L, call, fn);
+    if (!in && !thread && fn_holds_coalesced(fn)) {
+      const char *why = coalesced_site(L, call);
+      if (why)
+        refuse(L, site->begin, "'%s' holds %s", fn->name, why);
+    }
     /* Reported at the innermost call the main file's text holds. */
     bool ok = L->ok;
     L->ok = true;
@@ -866,6 +1152,13 @@ static void walk(Legal *L, Node *n) {
   if (n->parent && n->parent->kind == N_COMPOUND && stmt_holds_directive(L->u->src, n))
     refuse(L, n->begin, "a preprocessor directive (#if ...) inside this statement: tfuse writes the statement out "
                         "from its text and cannot carry the directive; put the #if around whole statements");
+  if (!thread && n->cg_group == CG_COALESCED && (n->kind == N_CALL || (n->kind == N_DECL_REF && !is_query_object(n)))) {
+    Node *stmt = enclosing_stmt(n);
+    const char *why = stmt != L->coalesced_stmt ? coalesced_site(L, n) : NULL;
+    L->coalesced_stmt = stmt;
+    if (why)
+      refuse(L, n->begin, "%s", why);
+  }
   switch (n->kind) {
   case N_CALL:
     if (node_is_barrier(n)) {
@@ -897,9 +1190,12 @@ static void walk(Legal *L, Node *n) {
         refuse(L, n->begin, "%s: thread mode writes one call per copy, so %s",
                n->sym->name, n->in_macro ? "it must be spelled outside a macro" :
                "its predicate must have no side effects");
-    } else if (!call_lambda(n)) {
-      check_call(L, n, n, NULL); /* a lambda's body is checked where it is written */
     }
+    /* A cooperative-groups call that waits on warps is checked as a call
+     * too; a lambda's body is checked where it is written. */
+    if (!call_lambda(n) &&
+        (!n->sym || (fn_class(n->sym) != FN_BARRIER && !node_is_block_reduce(n) && !node_is_cg_block_sync(n))))
+      check_call(L, n, n, NULL);
     break;
   case N_BUILTIN:
     if (n->bi_dim < 0 && n->end - n->begin == strlen(builtin_name(n->bi)) &&
@@ -1129,8 +1425,54 @@ static void check_outside_shared(Legal *L) {
   vec_free(&sites);
 }
 
+/* Whether the directive at p is `#if 0`, whose lines no compilation sees. */
+static bool directive_is_if0(const Source *src, unsigned p) {
+  const char *t = src->text;
+  p++;
+  while (p < src->len && (t[p] == ' ' || t[p] == '\t'))
+    p++;
+  if (p + 2 >= src->len || strncmp(t + p, "if", 2) || (t[p + 2] != ' ' && t[p + 2] != '\t'))
+    return false;
+  for (p += 2; p < src->len && (t[p] == ' ' || t[p] == '\t');)
+    p++;
+  return p + 1 < src->len && t[p] == '0' && (t[p + 1] == '\n' || t[p + 1] == ' ' || t[p + 1] == '\t' ||
+                                              t[p + 1] == '/');
+}
+
+/* Lines of the kernel's body the host-side parse skipped that the device
+ * compilation may not (`#if __CUDA_ARCH__ >= 700`, an `#else`): tfuse
+ * neither sees nor rewrites them, and fuse.c would copy them as they are,
+ * reading the physical block.  Only `#if 0` is skipped by both. */
+static void check_skipped_lines(Legal *L, const Node *body) {
+  const Source *src = L->u->src;
+  const char *t = src->text;
+  unsigned dir = body->begin;
+  bool have_dir = false;
+  for (unsigned i = body->begin + 1; i < body->end && i < src->len; i++) {
+    if (t[i - 1] != '\n')
+      continue;
+    unsigned p = i;
+    while (p < body->end && (t[p] == ' ' || t[p] == '\t'))
+      p++;
+    if (p >= body->end || t[p] == '\n')
+      continue;
+    if (t[p] == '#') {
+      dir = p;
+      have_dir = true;
+      continue;
+    }
+    if (have_dir && unit_is_skipped(L->u, p) && !directive_is_if0(src, dir)) {
+      refuse(L, dir, "part of the kernel's body is under a preprocessor condition the host-side parse skips "
+                     "(__CUDA_ARCH__, say): tfuse cannot see or rewrite that code; write the kernel so both sides "
+                     "see the same statements");
+      return;
+    }
+  }
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
+  check_skipped_lines(&L, k->fn->sym->body);
   walk(&L, k->fn->sym->body);
   check_outside_shared(&L);
   check_static_shared(&L);

@@ -101,7 +101,8 @@ static char *take_string(CXString s) {
 }
 
 /* A record type's spelling (canonical, qualifiers first) that names a
- * cooperative group: the block, a tile of at most one warp, or another. */
+ * cooperative group: the block, a tile of one warp or of several, a
+ * coalesced, type-erased or grid group, or another. */
 static CgGroup cg_group_of(const char *ts) {
   for (bool more = true; more;) {
     more = false;
@@ -120,12 +121,18 @@ static CgGroup cg_group_of(const char *ts) {
   if (!strncmp(ts, "thread_block_tile<", 18)) {
     char *end;
     long n = strtol(ts + 18, &end, 10);
-    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1 && n <= 32)
-      return CG_TILE;
+    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1)
+      return n <= 32 ? CG_TILE : CG_MULTI;
   }
-  /* Everything else in the namespace: groups (grid, cluster, coalesced,
-   * type-erased, tiles of several warps) and the library's own types
-   * (reduction operators, details): CG_OTHER says "not one tfuse follows". */
+  if (!strcmp(ts, "coalesced_group"))
+    return CG_COALESCED;
+  if (!strcmp(ts, "thread_group"))
+    return CG_ERASED;
+  if (!strcmp(ts, "grid_group"))
+    return CG_GRID;
+  /* Everything else in the namespace: groups (cluster, multi-grid) and the
+   * library's own types (reduction operators, details): CG_OTHER says "not
+   * one tfuse follows". */
   return CG_OTHER;
 }
 

@@ -109,7 +109,7 @@ static bool names_cg_block(const Node *n) {
 
 /* `cg::sync(b)` and `b.sync()` on such a handle b: bar.sync over the
  * physical block, as __syncthreads(). */
-static bool is_cg_block_sync(const Node *n) {
+bool node_is_cg_block_sync(const Node *n) {
   if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
       strcmp(n->sym->name, "sync"))
     return false;
@@ -123,9 +123,50 @@ bool node_is_block_reduce(const Node *n) {
   return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BLOCK_REDUCE;
 }
 
+/* The cooperative-groups function a call calls: its callee, or the one name
+ * every candidate of a dependent call shares in the namespace. */
+static const char *cg_call_name(const Node *n) {
+  if (n->kind != N_CALL)
+    return NULL;
+  if (n->sym)
+    return sym_is_cooperative_groups(n->sym) ? n->sym->name : NULL;
+  for (int i = 0; i < n->ncand; i++)
+    if (!sym_is_cooperative_groups(n->cand[i]) || !n->cand[i]->name ||
+        strcmp(n->cand[i]->name, n->cand[0]->name))
+      return NULL;
+  return n->ncand ? n->cand[0]->name : NULL;
+}
+
+static const char *const cg_warp_collectives[] = {"shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot",
+                                                  "match_any", "match_all", "reduce", "inclusive_scan",
+                                                  "exclusive_scan", "sync", NULL};
+
+/* A call into cooperative groups that may wait for other warps of the
+ * block, so tfuse keeps it where a barrier may be: a tile of several warps
+ * made (its constructor syncs its parent) or synchronised, or any of its
+ * collectives (they meet in shared memory behind barriers over its warps);
+ * the sync of a type-erased group (it may be the block's); and the same
+ * where the group's type depends on a template parameter (`Group &g`:
+ * maybe such a tile).  A tile of one warp, a coalesced group, the grid and
+ * other groups are not (legality.c check_cg answers for them). */
+static bool cg_waits_on_warps(const Node *n) {
+  const char *nm = cg_call_name(n);
+  if (!nm)
+    return false;
+  if (!strcmp(nm, "tiled_partition"))
+    return n->cg_group == CG_MULTI || n->cg_group == CG_NONE;
+  bool collective = false;
+  for (const char *const *c = cg_warp_collectives; *c; c++)
+    collective = collective || !strcmp(nm, *c);
+  Node *g = collective ? cg_group_operand(n) : NULL;
+  if (!g)
+    return false;
+  return g->cg_group == CG_MULTI || g->cg_group == CG_NONE || (g->cg_group == CG_ERASED && !strcmp(nm, "sync"));
+}
+
 bool node_is_barrier(const Node *n) {
-  return n->kind == N_CALL && n->sym &&
-         (fn_class(n->sym) == FN_BARRIER || node_is_block_reduce(n) || is_cg_block_sync(n));
+  return n->kind == N_CALL &&
+         ((n->sym && (fn_class(n->sym) == FN_BARRIER || node_is_block_reduce(n) || node_is_cg_block_sync(n))) || cg_waits_on_warps(n));
 }
 
 /* Marks the locals `cg::thread_block b = cg::this_thread_block();` that

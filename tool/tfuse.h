@@ -372,7 +372,11 @@ typedef enum {
   CG_NONE,  /* not a group */
   CG_BLOCK, /* cooperative_groups::thread_block: the block */
   CG_TILE,  /* thread_block_tile<N> with N <= 32: within one warp */
-  CG_OTHER, /* a grid, cluster, coalesced or type-erased group, a tile of several warps */
+  CG_MULTI, /* thread_block_tile<N> with N > 32: several warps, synchronised through shared memory */
+  CG_COALESCED, /* coalesced_group: threads of one warp, by a mask */
+  CG_ERASED, /* thread_group: type-erased, whichever group it was made from */
+  CG_GRID,  /* grid_group */
+  CG_OTHER, /* a cluster or multi-grid group, and the library's other types */
 } CgGroup;
 
 struct Sym {
@@ -630,8 +634,11 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n);
 bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
+/* A barrier: __syncthreads(), the block's sync (node_is_cg_block_sync), or a
+ * cooperative-groups call that may wait for other warps of the block. */
 bool node_is_barrier(const Node *n);
 bool node_is_block_reduce(const Node *n);
+bool node_is_cg_block_sync(const Node *n);
 /* `cooperative_groups::this_thread_block()`. */
 bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
@@ -715,7 +722,15 @@ bool stmt_is_idempotent_store(Node *s);
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
+/* A query of cooperative_groups::grid_group (thread_rank, size, block_index ...): it reads blockIdx and gridDim. */
+bool cg_is_grid_query(const Sym *fn);
 Node *cg_group_operand(const Node *call);   /* the group a cooperative-groups call works on, else NULL */
+/* Whether n only passes on the value under it: parentheses, casts, a copy. */
+bool node_is_value_wrapper(const Node *n);
+/* Whether the function body `body` may change the cooperative group held in
+ * the local or parameter s: any use but a call on it, a copy, or passing it
+ * where it is not changed. */
+bool cg_group_var_written(Node *body, const Sym *s);
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);

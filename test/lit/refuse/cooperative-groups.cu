@@ -1,9 +1,14 @@
 // Cooperative groups that tfuse does not follow are refused, in the kernel
 // and in a helper it calls, with the reason: in block mode, what reads the
-// block index (group_index), grid-wide groups, coalesced groups, tiles of
-// several warps or of a size given at run time; in thread mode, every query
-// and collective (each logical thread's place changes).  What block mode
-// accepts: emit/cooperative-groups-block-mode.cu.
+// block index (group_index), the grid's sync and validity, a query of the
+// grid in a helper, coalesced groups where the copies' statements do not run
+// in the original's threads (a condition that differs between the copies, a
+// return that only some copies take), a barrier over warps under control
+// that differs between the copies and the threads, a type-erased group that
+// may be assigned, an operator of the user's in cg::reduce; in thread mode,
+// every query and collective (each logical thread's place changes).  What
+// block mode accepts: emit/cooperative-groups-block-mode.cu and
+// emit/cooperative-groups-block-forms.cu.
 // RUN: not %tfuse -factor 2 -mode block %s -o %t.out 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: test ! -e %t.out
 // RUN: not %tfuse -factor 2 -mode thread %s -o %t.out 2>&1 | FileCheck %s --check-prefix=THREAD
@@ -25,32 +30,58 @@ __global__ void k(int *out) {
   rank_of();
 }
 
+__device__ unsigned long long grid_rank() { return cg::this_grid().thread_rank(); }
+
 #pragma tfuse coarsen
 __global__ void grid_wide(int *out) {
-// BLOCK: cooperative-groups.cu:[[@LINE+1]]:25: error: cooperative groups ('this_grid'): tfuse follows the block and tiles of at most 32 threads (their queries, collectives, cg::reduce and the scans), not this
   cg::grid_group grid = cg::this_grid();
-  out[blockIdx.x * 64 + threadIdx.x] = 1;
-// BLOCK: cooperative-groups.cu:[[@LINE+1]]:3: error: cooperative groups ('sync'): its group is not the block or a tile of at most 32 threads
+  out[grid.thread_rank()] = 1;
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:3: error: cooperative groups ('sync'): grid-wide synchronisation, or another use of the grid than its queries: coarsening changes the grid
   grid.sync();
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:7: error: cooperative groups ('is_valid'): grid-wide synchronisation, or another use of the grid than its queries
+  if (grid.is_valid())
+    out[blockIdx.x] = 2;
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:20: error: 'grid_rank' uses cooperative groups ('thread_rank'): a query of the grid in a helper, which reads the block index: tfuse renumbers it only in the kernel's own text; pass the value as an argument
+  out[blockIdx.x + grid_rank()] = 3;
+}
+
+__device__ int agg_inc(int *counter) {
+  cg::coalesced_group active = cg::coalesced_threads();
+  int res = 0;
+  if (active.thread_rank() == 0)
+    res = atomicAdd(counter, active.size());
+  return active.shfl(res, 0) + active.thread_rank();
 }
 
 #pragma tfuse coarsen
-__global__ void coalesced(int *out) {
-  if (threadIdx.x % 3 == 0) {
-// BLOCK: cooperative-groups.cu:[[@LINE+1]]:31: error: cooperative groups ('coalesced_threads'): tfuse follows the block and tiles
+__global__ void coalesced(int *out, int n) {
+  if (blockIdx.x % 3 == 0) {
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:31: error: a coalesced group (made of the threads that run a statement together) under a condition that differs between the copies: the merged branch runs where any copy takes it
     cg::coalesced_group act = cg::coalesced_threads();
     out[blockIdx.x * 64 + act.thread_rank()] = 1;
   }
+  if (blockIdx.x % 2 == 0)
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:9: error: 'agg_inc' holds a coalesced group (made of the threads that run a statement together) under a condition that differs between the copies
+    out[agg_inc(out)] = 1;
+  if (blockIdx.x * 64 + threadIdx.x >= n)
+    return;
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:30: error: a coalesced group (made of the threads that run a statement together) after a return that only some copies take: the copies' live flags differ between the threads of a warp
+  cg::coalesced_group rest = cg::coalesced_threads();
+  out[blockIdx.x * 64 + threadIdx.x] = rest.shfl((int)blockIdx.x, 0);
 }
 
+__device__ cg::thread_group pick(cg::thread_block b) { return b; }
+__device__ unsigned erased_rank(cg::thread_group g) { return g.thread_rank(); }
+
 #pragma tfuse coarsen
-__global__ void wide_tile(int *out) {
+__global__ void wide_tile(int *out, int n) {
   cg::thread_block cta = cg::this_thread_block();
-// BLOCK: cooperative-groups.cu:[[@LINE+1]]:33: error: cooperative groups ('tiled_partition'): a tile of more than 32 threads, or of a size given at run time, is not one whose collectives tfuse follows
   cg::thread_block_tile<64> t = cg::tiled_partition<64>(cta);
-// BLOCK: cooperative-groups.cu:[[@LINE+1]]:26: error: cooperative groups ('tiled_partition'): a tile of more than 32 threads
-  cg::thread_group dyn = cg::tiled_partition(cta, 16);
-  out[blockIdx.x * 64 + threadIdx.x] = t.shfl(1, 0) + (int)dyn.thread_rank();
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:30: error: 'erased_rank' uses cooperative groups ('thread_rank'): a type-erased or template-dependent group that tfuse cannot follow to where it is made
+  out[blockIdx.x * 64 + (int)erased_rank(pick(cta))] = 1;
+  if (blockIdx.x * 64 + threadIdx.x < n)
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:5: error: t.sync() under control that differs between the copies: the merged blocks would need different barriers
+    t.sync();
 }
 
 // A reduction's own operator runs inside CUDA's headers: one that is not
@@ -70,6 +101,6 @@ void run(int *o, int n) {
   user_op<<<n, 64>>>(o);
   k<<<n, 64>>>(o);
   grid_wide<<<n, 64>>>(o);
-  coalesced<<<n, 64>>>(o);
-  wide_tile<<<n, 64>>>(o);
+  coalesced<<<n, 64>>>(o, n);
+  wide_tile<<<n, 128>>>(o, n);
 }
