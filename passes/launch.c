@@ -427,6 +427,13 @@ static bool source_starts_with(const Source *src, unsigned off, const char *word
   return off + n <= src->len && !strncmp(src->text + off, word, n);
 }
 
+/* Whether the callee of a launch of k names one function (the opt-in of
+ * dyn_shared_opt_in takes its address): a template kernel named without
+ * its arguments, whose launch deduces them, does not. */
+static bool callee_nameable(const Source *src, const Kernel *k, const char *callee) {
+  return !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
+}
+
 /* Block mode: the declarations and the launch itself, with the grid (and
  * the dynamic shared size) evaluated once:
  *   const dim3 __tf_grid = (G); [const unsigned int __tf_dsmem = ...;]
@@ -447,9 +454,7 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
   if (k->dyn_shared) {
     buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
-    /* A template kernel named without its arguments cannot be named alone. */
-    bool nameable = !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
-    if (nameable)
+    if (callee_nameable(src, k, callee))
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
   }
   buf_puts(b, before_launch);
@@ -1456,6 +1461,14 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
  *       case 1: k__tf_bx2<<<coarsen_grid(__tf_grid, 0, 2u), __tf_block, __tf_smem, __tf_stream>>>(
  *                 grid_extent(__tf_grid, 0), out, __tf_a0); break;
  *       default: k__tf_k1<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(out, __tf_a0); break; } };
+ *       (a variant that divides an extern __shared__ array among its logical
+ *       blocks, Variant.dyn_shared, is launched with K shares of the size,
+ *       `2u * (size_t)::tfuse_rt::dyn_share(__tf_smem)`, and passed one
+ *       share after the extents; its entry in the table adds `1, (const
+ *       void *)k__tf_bx2` (0 where a template kernel's launch deduces its
+ *       arguments), with which the runtime counts it infeasible where the
+ *       shares and its static bytes pass what the device allows, and opts
+ *       in above 48 KB: tune.cpp)
  *     ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);
  *     if (__tf_tune.tuning()) { __tf_tune.track(out, "out"); __tf_tune.tune(__tf_launch); }
  *     __tf_launch(__tf_tune.choice()); }
@@ -1582,21 +1595,33 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       Variant *var = k->variants.items[v];
       int d = var->p.dim;
       int mode = var->p.factor == 1 ? 0 : var->p.mode == MODE_BLOCK ? 1 : var->whole_warps ? 3 : 2;
-      buf_printf(&cands, "%s{%d, %d, %du, \"%s\"}", v ? ", " : "", mode, d, var->p.factor, var->label);
       char *vcallee = callee_renamed(callee, k->sym->name, var->name);
       if (!vcallee) {
         error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
         ok = false;
         break;
       }
+      /* A variant that divides its extern __shared__ array: K shares, and
+       * the variant itself for the runtime's feasibility and opt-in. */
+      bool divides = mode == 1 && var->dyn_shared;
+      buf_printf(&cands, "%s{%d, %d, %du, \"%s\"", v ? ", " : "", mode, d, var->p.factor, var->label);
+      if (divides)
+        buf_printf(&cands, ", 1, %s",
+                   callee_nameable(src, k, vcallee) ? arena_printf("(const void *)%s", vcallee) : "0");
+      buf_puts(&cands, "}");
+      char *smem = divides ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(__tf_smem)", var->p.factor)
+                           : "__tf_smem";
       char *grid = mode == 1 ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, var->p.factor)
                              : "__tf_grid";
       char *block = mode >= 2 ? arena_printf("::tfuse_rt::coarsen_block%s(__tf_block, %d, %du, \"%s\", \"%s\")",
                                              mode == 3 ? "_warps" : "", d, var->p.factor, k->sym->name, site)
                               : "__tf_block";
-      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, nargs ? ", " : "") : "";
-      buf_printf(&cases, "%s    %s: %s<<<%s, %s, __tf_smem, __tf_stream>>>(%s%s); break;\n", ind,
-                 v ? arena_printf("case %d", v) : "default", vcallee, grid, block, extent, args.data ? args.data : "");
+      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d,
+                                              divides ? ", ::tfuse_rt::dyn_share(__tf_smem)" : "", nargs ? ", " : "")
+                               : "";
+      buf_printf(&cases, "%s    %s: %s<<<%s, %s, %s, __tf_stream>>>(%s%s); break;\n", ind,
+                 v ? arena_printf("case %d", v) : "default", vcallee, grid, block, smem, extent,
+                 args.data ? args.data : "");
     }
     buf_printf(&b, "%s{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", expr ? "[&] " : "",
                span_text(src, parts[0]), span_text(src, parts[1]));
