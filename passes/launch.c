@@ -639,7 +639,9 @@ static bool is_address_use(const Node *n) {
  *   which stops the program with the reason where K shares pass what the
  *   device allows (the launch would fail); a cluster's extent must
  *   divide a grid that block mode rescales: refused; an attribute tfuse
- *   cannot read, in block mode: refused.
+ *   cannot read, in block mode: refused.  -factor auto: each variant its
+ *   own (every_variant), the dynamic size clamped to what the device
+ *   allows the variant.
  * - cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags](&n, k, b, s):
  *   block mode: K logical blocks per block, so n is the count times K (the
  *   dynamic size, where divided, K shares); thread mode: a logical block of
@@ -878,35 +880,6 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
   buf_free(&ext);
 }
 
-/* -factor auto: a hint (cudaFuncSetCacheConfig) for each variant, the
- * first error returned:
- *   [&]() -> cudaError_t { const auto __tf_v = (cudaFuncCachePreferL1);
- *     cudaError_t __tf_e = cudaFuncSetCacheConfig(k__tf_k1, __tf_v);
- *     if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetCacheConfig(k__tf_bx2, __tf_v); ...; return __tf_e; }() */
-static bool every_variant(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
-  if (c->nargs != 2) {
-    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", c->api->name,
-             k->sym->name);
-    return false;
-  }
-  Buf b = {0};
-  buf_printf(&b, "const auto __tf_v = (%s); cudaError_t __tf_e = cudaSuccess; ", arg_text(u, c, 1, ""));
-  for (int v = 0; v < k->variants.len; v++) {
-    Variant *var = k->variants.items[v];
-    char *kernel = callee_renamed(arg_text(u, c, 0, ""), k->sym->name, var->name);
-    if (!kernel) {
-      error_at(at, "cannot find the name of '%s' in this call of %s", k->sym->name, c->api->name);
-      buf_free(&b);
-      return false;
-    }
-    buf_printf(&b, "%s__tf_e = %s(%s, __tf_v); ", v ? "if (__tf_e == cudaSuccess) " : "", c->api->name, kernel);
-  }
-  buf_puts(&b, "return __tf_e; ");
-  replace_call(el, c, b.data);
-  buf_free(&b);
-  return true;
-}
-
 /* The attribute a cudaFuncSetAttribute call names, without its prefix. */
 static const char *attribute_name(const Unit *u, const ApiCall *c) {
   const char *a = arg_text(u, c, 1, "");
@@ -917,12 +890,82 @@ static const char *attribute_name(const Unit *u, const ApiCall *c) {
   return a;
 }
 
+/* Block mode, cudaFuncSetAttribute: why tfuse cannot pass the attribute on
+ * to the coarsened kernel, or NULL where it can (the dynamic shared size,
+ * scaled where divided: rewrite_api_use, every_variant). */
+static const char *attribute_refusal(const char *attr) {
+  if (!strcmp(attr, "MaxDynamicSharedMemorySize") || !strcmp(attr, "PreferredSharedMemoryCarveout") ||
+      !strcmp(attr, "NonPortableClusterSizeAllowed") || !strcmp(attr, "ClusterSchedulingPolicyPreference"))
+    return NULL;
+  return !strncmp(attr, "RequiredCluster", 15) ? "a cluster's extent must divide the grid, which block mode rescales"
+                                               : "tfuse cannot tell which attribute this is";
+}
+
+/* -factor auto: a hint (cudaFuncSetCacheConfig), or an attribute
+ * (cudaFuncSetAttribute), for each variant, the first error returned:
+ *   [&]() -> cudaError_t { const auto __tf_v = (cudaFuncCachePreferL1);
+ *     cudaError_t __tf_e = cudaSuccess;
+ *     __tf_e = cudaFuncSetCacheConfig(k__tf_k1, __tf_v);
+ *     if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetCacheConfig(k__tf_bx2, __tf_v); ...; return __tf_e; }()
+ * The original comes first, so the program sees its error, and the
+ * variants are set only after it succeeded.  An attribute is each
+ * variant's as rewrite_api_use makes it for that candidate, with one
+ * difference: MaxDynamicSharedMemorySize for a variant (K shares of the
+ * value where it divides its extern __shared__ array) is clamped to what
+ * the device allows it (::tfuse_rt::dyn_shared_clamp), where the fixed
+ * factor stops the program: a variant whose launch would need more is
+ * infeasible for the runtime (tune.cpp), which then runs another, so the
+ * call must not fail for it.  Any launch the original could make after the
+ * call (a size of at most the value) gets what it needs in every feasible
+ * variant: K shares of a smaller size are at most K shares of the value,
+ * and feasibility is the shares within the clamp. */
+static bool every_variant(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
+  bool attribute = c->api->kind == API_SET_ATTRIBUTE;
+  if (c->nargs != (attribute ? 3 : 2)) {
+    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", c->api->name,
+             k->sym->name);
+    return false;
+  }
+  const char *attr = attribute ? attribute_name(u, c) : "";
+  bool dyn_limit = attribute && !strcmp(attr, "MaxDynamicSharedMemorySize");
+  Buf b = {0};
+  buf_printf(&b, "const auto __tf_v = (%s); cudaError_t __tf_e = cudaSuccess; ", arg_text(u, c, attribute ? 2 : 1, ""));
+  for (int v = 0; v < k->variants.len; v++) {
+    Variant *var = k->variants.items[v];
+    char *kernel = callee_renamed(arg_text(u, c, 0, ""), k->sym->name, var->name);
+    if (!kernel) {
+      error_at(at, "cannot find the name of '%s' in this call of %s", k->sym->name, c->api->name);
+      buf_free(&b);
+      return false;
+    }
+    const char *value = "__tf_v", *why = NULL;
+    if (attribute && var->p.factor != 1 && var->p.mode == MODE_BLOCK && (why = attribute_refusal(attr))) {
+      error_at(at, "-factor auto cannot route %s of '%s' to its candidate %s: it sets %s: %s; leave block mode out "
+                   "of -tune-space or coarsen it with a fixed -factor", c->api->name, k->sym->name, var->label,
+               attr, why);
+      buf_free(&b);
+      return false;
+    }
+    if (dyn_limit && var->p.factor != 1)
+      value = arena_printf("::tfuse_rt::dyn_shared_clamp(%s, %s)", kernel,
+                           var->p.mode == MODE_BLOCK && var->dyn_shared
+                               ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(__tf_v)", var->p.factor)
+                               : "__tf_v");
+    buf_printf(&b, "%s__tf_e = %s(%s, %s%s%s); ", v ? "if (__tf_e == cudaSuccess) " : "", c->api->name, kernel,
+               attribute ? arg_text(u, c, 1, "") : "", attribute ? ", " : "", value);
+  }
+  buf_puts(&b, "return __tf_e; ");
+  replace_call(el, c, b.data);
+  buf_free(&b);
+  return true;
+}
+
 /* One use of k as the kernel argument of c; false after a located error. */
 static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, bool check, EditList *el) {
   const char *name = k->sym->name, *api = c->api->name;
   int K = k->p.factor;
   bool block = k->p.mode == MODE_BLOCK, multi = params_multi(&k->p);
-  if (K == FACTOR_AUTO && c->api->kind == API_HINT)
+  if (K == FACTOR_AUTO && (c->api->kind == API_HINT || c->api->kind == API_SET_ATTRIBUTE))
     return every_variant(u, c, k, at, el);
   if (K == FACTOR_AUTO) {
     error_at(at, "-factor auto cannot route '%s' passed to %s (each variant is a kernel of its own); coarsen it "
@@ -962,13 +1005,10 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
                                                   scaled_dyn_shared(k, arg_text(u, c, 2, ""))));
       return true;
     }
-    if (!strcmp(attr, "PreferredSharedMemoryCarveout") || !strcmp(attr, "NonPortableClusterSizeAllowed") ||
-        !strcmp(attr, "ClusterSchedulingPolicyPreference"))
+    const char *why = attribute_refusal(attr);
+    if (!why)
       return true;
-    error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr,
-             !strncmp(attr, "RequiredCluster", 15) ? "a cluster's extent must divide the grid, which block mode "
-                                                     "rescales"
-                                                   : "tfuse cannot tell which attribute this is");
+    error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr, why);
     return false;
   }
   case API_OCC_BLOCKS:
