@@ -427,6 +427,13 @@ static bool source_starts_with(const Source *src, unsigned off, const char *word
   return off + n <= src->len && !strncmp(src->text + off, word, n);
 }
 
+/* Whether the callee of a launch of k names one function (the opt-in of
+ * dyn_shared_opt_in takes its address): a template kernel named without
+ * its arguments, whose launch deduces them, does not. */
+static bool callee_nameable(const Source *src, const Kernel *k, const char *callee) {
+  return !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
+}
+
 /* Block mode: the declarations and the launch itself, with the grid (and
  * the dynamic shared size) evaluated once:
  *   const dim3 __tf_grid = (G); [const unsigned int __tf_dsmem = ...;]
@@ -447,9 +454,7 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
   if (k->dyn_shared) {
     buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
-    /* A template kernel named without its arguments cannot be named alone. */
-    bool nameable = !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
-    if (nameable)
+    if (callee_nameable(src, k, callee))
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
   }
   buf_puts(b, before_launch);
@@ -634,7 +639,9 @@ static bool is_address_use(const Node *n) {
  *   which stops the program with the reason where K shares pass what the
  *   device allows (the launch would fail); a cluster's extent must
  *   divide a grid that block mode rescales: refused; an attribute tfuse
- *   cannot read, in block mode: refused.
+ *   cannot read, in block mode: refused.  -factor auto: each variant its
+ *   own (every_variant), the dynamic size clamped to what the device
+ *   allows the variant.
  * - cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags](&n, k, b, s):
  *   block mode: K logical blocks per block, so n is the count times K (the
  *   dynamic size, where divided, K shares); thread mode: a logical block of
@@ -873,35 +880,6 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
   buf_free(&ext);
 }
 
-/* -factor auto: a hint (cudaFuncSetCacheConfig) for each variant, the
- * first error returned:
- *   [&]() -> cudaError_t { const auto __tf_v = (cudaFuncCachePreferL1);
- *     cudaError_t __tf_e = cudaFuncSetCacheConfig(k__tf_k1, __tf_v);
- *     if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetCacheConfig(k__tf_bx2, __tf_v); ...; return __tf_e; }() */
-static bool every_variant(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
-  if (c->nargs != 2) {
-    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", c->api->name,
-             k->sym->name);
-    return false;
-  }
-  Buf b = {0};
-  buf_printf(&b, "const auto __tf_v = (%s); cudaError_t __tf_e = cudaSuccess; ", arg_text(u, c, 1, ""));
-  for (int v = 0; v < k->variants.len; v++) {
-    Variant *var = k->variants.items[v];
-    char *kernel = callee_renamed(arg_text(u, c, 0, ""), k->sym->name, var->name);
-    if (!kernel) {
-      error_at(at, "cannot find the name of '%s' in this call of %s", k->sym->name, c->api->name);
-      buf_free(&b);
-      return false;
-    }
-    buf_printf(&b, "%s__tf_e = %s(%s, __tf_v); ", v ? "if (__tf_e == cudaSuccess) " : "", c->api->name, kernel);
-  }
-  buf_puts(&b, "return __tf_e; ");
-  replace_call(el, c, b.data);
-  buf_free(&b);
-  return true;
-}
-
 /* The attribute a cudaFuncSetAttribute call names, without its prefix. */
 static const char *attribute_name(const Unit *u, const ApiCall *c) {
   const char *a = arg_text(u, c, 1, "");
@@ -912,12 +890,82 @@ static const char *attribute_name(const Unit *u, const ApiCall *c) {
   return a;
 }
 
+/* Block mode, cudaFuncSetAttribute: why tfuse cannot pass the attribute on
+ * to the coarsened kernel, or NULL where it can (the dynamic shared size,
+ * scaled where divided: rewrite_api_use, every_variant). */
+static const char *attribute_refusal(const char *attr) {
+  if (!strcmp(attr, "MaxDynamicSharedMemorySize") || !strcmp(attr, "PreferredSharedMemoryCarveout") ||
+      !strcmp(attr, "NonPortableClusterSizeAllowed") || !strcmp(attr, "ClusterSchedulingPolicyPreference"))
+    return NULL;
+  return !strncmp(attr, "RequiredCluster", 15) ? "a cluster's extent must divide the grid, which block mode rescales"
+                                               : "tfuse cannot tell which attribute this is";
+}
+
+/* -factor auto: a hint (cudaFuncSetCacheConfig), or an attribute
+ * (cudaFuncSetAttribute), for each variant, the first error returned:
+ *   [&]() -> cudaError_t { const auto __tf_v = (cudaFuncCachePreferL1);
+ *     cudaError_t __tf_e = cudaSuccess;
+ *     __tf_e = cudaFuncSetCacheConfig(k__tf_k1, __tf_v);
+ *     if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetCacheConfig(k__tf_bx2, __tf_v); ...; return __tf_e; }()
+ * The original comes first, so the program sees its error, and the
+ * variants are set only after it succeeded.  An attribute is each
+ * variant's as rewrite_api_use makes it for that candidate, with one
+ * difference: MaxDynamicSharedMemorySize for a variant (K shares of the
+ * value where it divides its extern __shared__ array) is clamped to what
+ * the device allows it (::tfuse_rt::dyn_shared_clamp), where the fixed
+ * factor stops the program: a variant whose launch would need more is
+ * infeasible for the runtime (tune.cpp), which then runs another, so the
+ * call must not fail for it.  Any launch the original could make after the
+ * call (a size of at most the value) gets what it needs in every feasible
+ * variant: K shares of a smaller size are at most K shares of the value,
+ * and feasibility is the shares within the clamp. */
+static bool every_variant(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
+  bool attribute = c->api->kind == API_SET_ATTRIBUTE;
+  if (c->nargs != (attribute ? 3 : 2)) {
+    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", c->api->name,
+             k->sym->name);
+    return false;
+  }
+  const char *attr = attribute ? attribute_name(u, c) : "";
+  bool dyn_limit = attribute && !strcmp(attr, "MaxDynamicSharedMemorySize");
+  Buf b = {0};
+  buf_printf(&b, "const auto __tf_v = (%s); cudaError_t __tf_e = cudaSuccess; ", arg_text(u, c, attribute ? 2 : 1, ""));
+  for (int v = 0; v < k->variants.len; v++) {
+    Variant *var = k->variants.items[v];
+    char *kernel = callee_renamed(arg_text(u, c, 0, ""), k->sym->name, var->name);
+    if (!kernel) {
+      error_at(at, "cannot find the name of '%s' in this call of %s", k->sym->name, c->api->name);
+      buf_free(&b);
+      return false;
+    }
+    const char *value = "__tf_v", *why = NULL;
+    if (attribute && var->p.factor != 1 && var->p.mode == MODE_BLOCK && (why = attribute_refusal(attr))) {
+      error_at(at, "-factor auto cannot route %s of '%s' to its candidate %s: it sets %s: %s; leave block mode out "
+                   "of -tune-space or coarsen it with a fixed -factor", c->api->name, k->sym->name, var->label,
+               attr, why);
+      buf_free(&b);
+      return false;
+    }
+    if (dyn_limit && var->p.factor != 1)
+      value = arena_printf("::tfuse_rt::dyn_shared_clamp(%s, %s)", kernel,
+                           var->p.mode == MODE_BLOCK && var->dyn_shared
+                               ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(__tf_v)", var->p.factor)
+                               : "__tf_v");
+    buf_printf(&b, "%s__tf_e = %s(%s, %s%s%s); ", v ? "if (__tf_e == cudaSuccess) " : "", c->api->name, kernel,
+               attribute ? arg_text(u, c, 1, "") : "", attribute ? ", " : "", value);
+  }
+  buf_puts(&b, "return __tf_e; ");
+  replace_call(el, c, b.data);
+  buf_free(&b);
+  return true;
+}
+
 /* One use of k as the kernel argument of c; false after a located error. */
 static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, bool check, EditList *el) {
   const char *name = k->sym->name, *api = c->api->name;
   int K = k->p.factor;
   bool block = k->p.mode == MODE_BLOCK, multi = params_multi(&k->p);
-  if (K == FACTOR_AUTO && c->api->kind == API_HINT)
+  if (K == FACTOR_AUTO && (c->api->kind == API_HINT || c->api->kind == API_SET_ATTRIBUTE))
     return every_variant(u, c, k, at, el);
   if (K == FACTOR_AUTO) {
     error_at(at, "-factor auto cannot route '%s' passed to %s (each variant is a kernel of its own); coarsen it "
@@ -957,13 +1005,10 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
                                                   scaled_dyn_shared(k, arg_text(u, c, 2, ""))));
       return true;
     }
-    if (!strcmp(attr, "PreferredSharedMemoryCarveout") || !strcmp(attr, "NonPortableClusterSizeAllowed") ||
-        !strcmp(attr, "ClusterSchedulingPolicyPreference"))
+    const char *why = attribute_refusal(attr);
+    if (!why)
       return true;
-    error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr,
-             !strncmp(attr, "RequiredCluster", 15) ? "a cluster's extent must divide the grid, which block mode "
-                                                     "rescales"
-                                                   : "tfuse cannot tell which attribute this is");
+    error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr, why);
     return false;
   }
   case API_OCC_BLOCKS:
@@ -1456,6 +1501,14 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
  *       case 1: k__tf_bx2<<<coarsen_grid(__tf_grid, 0, 2u), __tf_block, __tf_smem, __tf_stream>>>(
  *                 grid_extent(__tf_grid, 0), out, __tf_a0); break;
  *       default: k__tf_k1<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(out, __tf_a0); break; } };
+ *       (a variant that divides an extern __shared__ array among its logical
+ *       blocks, Variant.dyn_shared, is launched with K shares of the size,
+ *       `2u * (size_t)::tfuse_rt::dyn_share(__tf_smem)`, and passed one
+ *       share after the extents; its entry in the table adds `1, (const
+ *       void *)k__tf_bx2` (0 where a template kernel's launch deduces its
+ *       arguments), with which the runtime counts it infeasible where the
+ *       shares and its static bytes pass what the device allows, and opts
+ *       in above 48 KB: tune.cpp)
  *     ::tfuse_rt::Tune __tf_tune(&__tf_site, __tf_grid, __tf_block, __tf_smem, __tf_stream);
  *     if (__tf_tune.tuning()) { __tf_tune.track(out, "out"); __tf_tune.tune(__tf_launch); }
  *     __tf_launch(__tf_tune.choice()); }
@@ -1582,21 +1635,33 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       Variant *var = k->variants.items[v];
       int d = var->p.dim;
       int mode = var->p.factor == 1 ? 0 : var->p.mode == MODE_BLOCK ? 1 : var->whole_warps ? 3 : 2;
-      buf_printf(&cands, "%s{%d, %d, %du, \"%s\"}", v ? ", " : "", mode, d, var->p.factor, var->label);
       char *vcallee = callee_renamed(callee, k->sym->name, var->name);
       if (!vcallee) {
         error_at(call->begin, "cannot find the name of '%s' in this launch", k->sym->name);
         ok = false;
         break;
       }
+      /* A variant that divides its extern __shared__ array: K shares, and
+       * the variant itself for the runtime's feasibility and opt-in. */
+      bool divides = mode == 1 && var->dyn_shared;
+      buf_printf(&cands, "%s{%d, %d, %du, \"%s\"", v ? ", " : "", mode, d, var->p.factor, var->label);
+      if (divides)
+        buf_printf(&cands, ", 1, %s",
+                   callee_nameable(src, k, vcallee) ? arena_printf("(const void *)%s", vcallee) : "0");
+      buf_puts(&cands, "}");
+      char *smem = divides ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(__tf_smem)", var->p.factor)
+                           : "__tf_smem";
       char *grid = mode == 1 ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, var->p.factor)
                              : "__tf_grid";
       char *block = mode >= 2 ? arena_printf("::tfuse_rt::coarsen_block%s(__tf_block, %d, %du, \"%s\", \"%s\")",
                                              mode == 3 ? "_warps" : "", d, var->p.factor, k->sym->name, site)
                               : "__tf_block";
-      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s", d, nargs ? ", " : "") : "";
-      buf_printf(&cases, "%s    %s: %s<<<%s, %s, __tf_smem, __tf_stream>>>(%s%s); break;\n", ind,
-                 v ? arena_printf("case %d", v) : "default", vcallee, grid, block, extent, args.data ? args.data : "");
+      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d,
+                                              divides ? ", ::tfuse_rt::dyn_share(__tf_smem)" : "", nargs ? ", " : "")
+                               : "";
+      buf_printf(&cases, "%s    %s: %s<<<%s, %s, %s, __tf_stream>>>(%s%s); break;\n", ind,
+                 v ? arena_printf("case %d", v) : "default", vcallee, grid, block, smem, extent,
+                 args.data ? args.data : "");
     }
     buf_printf(&b, "%s{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", expr ? "[&] " : "",
                span_text(src, parts[0]), span_text(src, parts[1]));

@@ -65,6 +65,7 @@ typedef struct {
   Sym **table;
   size_t cap, count;
   Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
+  Vec macro_args; /* Node*: builtins spelled in a macro's argument (macro_arg_builtin, checked after the visit) */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -905,6 +906,74 @@ static int macro_member_dim(Unit *u, CXCursor c) {
   return t[m] >= 'x' && t[m] <= 'z' && p > 0 && t[p - 1] == '.' ? t[m] - 'x' : -1;
 }
 
+/* Where a builtin's component (`blockDim.x`) is spelled in a macro's
+ * argument, the node's extent becomes that text and the node rewritable
+ * there.  build() cannot tell from the cursor alone: its extent is the
+ * whole macro use, and a member expression's cursor names no token to
+ * compare (CUDA's x, y, z are properties: empty spelling, location at the
+ * base's name).  Exact where both ends of the extent are spelled in one
+ * project file at their file locations (tokens of an argument as written
+ * at the use; a macro body's tokens are spelled at its #define) and the
+ * text between is `name . c` alone: a function-like macro substitutes an
+ * argument's tokens as written, so rewriting that text rewrites the
+ * expression in every place the body uses it.  A body that stringizes the
+ * argument (`#a`, as assert does for its message) then shows the rewritten
+ * text: only that string changes, never a value.  A body that pastes
+ * (`##`) is left in the macro (macro_arg_pastes, after the visit). */
+static void macro_arg_builtin(Unit *u, CXCursor c, Node *n, const char *name) {
+  Impl *im = impl_of(u);
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXSourceLocation ends[2] = {clang_getRangeStart(r), clang_getRangeEnd(r)};
+  unsigned off[2];
+  Source *in = NULL;
+  for (int i = 0; i < 2; i++) {
+    CXFile sf, ff;
+    unsigned so, fo;
+    clang_getSpellingLocation(ends[i], &sf, NULL, NULL, &so);
+    clang_getFileLocation(ends[i], &ff, NULL, NULL, &fo);
+    Source *ss = file_src(im, sf);
+    if (!ss || ss != file_src(im, ff) || so != fo || (in && ss != in))
+      return;
+    in = ss;
+    off[i] = ss->base + so;
+  }
+  const char *t = u->src->text;
+  size_t nl = strlen(name);
+  unsigned b = off[0], e = off[1], p = b + (unsigned)nl;
+  if (e <= p || e >= u->src->len || strncmp(t + b, name, nl) || (b > 0 && ident_char(t[b - 1])) || ident_char(t[e]))
+    return;
+  while (p < e && (t[p] == ' ' || t[p] == '\t'))
+    p++;
+  if (p >= e || t[p++] != '.')
+    return;
+  while (p < e && (t[p] == ' ' || t[p] == '\t'))
+    p++;
+  if (p + 1 != e || t[p] < 'x' || t[p] > 'z')
+    return;
+  n->begin = n->loc = b;
+  n->end = e;
+  n->in_macro = false;
+  vec_push(&im->macro_args, n);
+}
+
+/* A builtin made rewritable in a macro's argument (macro_arg_builtin)
+ * goes back into the macro where a macro use around it pastes tokens
+ * (`##`): the pasted token is another one, which the text no longer says. */
+static void macro_arg_pastes(Unit *u) {
+  Impl *im = impl_of(u);
+  for (int i = 0; i < im->macro_args.len; i++) {
+    Node *n = im->macro_args.items[i];
+    for (int j = 0; j < u->macro_uses.len && !n->in_macro; j++) {
+      const MacroUse *mu = u->macro_uses.items[j];
+      if (mu->begin > n->begin || mu->end < n->end)
+        continue;
+      for (int b = 0; b < mu->macro->nbody && !n->in_macro; b++)
+        n->in_macro = !strcmp(mu->macro->body[b], "##");
+    }
+  }
+  vec_free(&im->macro_args);
+}
+
 static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
@@ -1051,6 +1120,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
               : !strcmp(nm, "blockDim") ? BI_BLOCKDIM
               : !strcmp(nm, "gridDim") ? BI_GRIDDIM
                                         : BI_NONE;
+      if (n->bi != BI_NONE && n->in_macro)
+        macro_arg_builtin(u, c, n, nm);
       if (n->bi != BI_NONE && !n->in_macro && n->end > n->begin) {
         char last = u->src->text[n->end - 1];
         if (last >= 'x' && last <= 'z') {
@@ -1793,6 +1864,7 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
       clang_disposeSourceRangeList(l);
   }
   fix_macro_ends(u);
+  macro_arg_pastes(u);
   return true;
 }
 

@@ -13,6 +13,12 @@
  *        along x), k__tf_ty2 (thread mode along y), k__tf_tx2c (thread mode,
  *        consecutive mapping)
  *
+ * A block-mode candidate that divides an extern __shared__ array among its
+ * logical blocks (Variant.dyn_shared) takes each one's share after the grid
+ * extents; its launch asks for K shares of the launch's dynamic size
+ * (launch_rewrite_auto), and the runtime counts it infeasible where they
+ * pass what the device allows (tune.cpp).
+ *
  * A candidate the driver's first emission found over the static
  * shared-memory limit (Options.auto_drops, from verify.c: the sizes of
  * template kernels' arrays are known only once instantiated) is left out.
@@ -318,12 +324,6 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     unsigned off;
     int nerr = diag_end_trial(&msg, &off);
     char *label = variant_label(&v.p);
-    if (ok && !nerr && v.dyn_shared) {
-      ok = false;
-      msg = "its extern __shared__ array would be divided among the logical blocks, which -factor auto does "
-            "not route yet";
-      off = k->fn->loc;
-    }
     if (nerr || !ok) {
       if (opt->report)
         remark_at(off ? off : k->fn->loc, "-factor auto: candidate %s of '%s' left out: %s", label, k->sym->name,
@@ -333,6 +333,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     Variant *var = arena_alloc(sizeof *var);
     var->p = v.p;
     var->whole_warps = v.whole_warps;
+    var->dyn_shared = v.dyn_shared;
     var->name = arena_printf("%s__tf_%s", k->sym->name, variant_suffix(&var->p));
     var->label = label;
     Vec *protos = arena_alloc(sizeof *protos);

@@ -602,6 +602,7 @@ struct Kernel {
 typedef struct {
   Params p;    /* p.factor 1: the original */
   bool whole_warps; /* as Kernel.whole_warps */
+  bool dyn_shared;  /* as Kernel.dyn_shared: a launch passes the share and asks for K of them */
   char *name;  /* k__tf_k1, k__tf_bx4, ... */
   char *label; /* "original", "block.x:4", ... */
 } Variant;

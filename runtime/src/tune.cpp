@@ -16,7 +16,9 @@
  *   - tuning, on the first launch with the key: the allocations behind the
  *     writable pointer arguments are snapshot; each candidate that can run
  *     with this block (thread mode: the factor divides the block, and for
- *     a kernel with warp-synchronous code the quotient is whole warps) runs
+ *     a kernel with warp-synchronous code the quotient is whole warps) and
+ *     dynamic shared size (block mode dividing an extern __shared__ array:
+ *     its shares fit the device, see feasible) runs
  *     once untimed, the check run, and what it wrote is compared with what
  *     the original wrote, bitwise, or within TFUSE_CHECK_ULP units in the
  *     last place for float and double arguments; a candidate that differs,
@@ -143,18 +145,6 @@ std::string kernel_name(const tfuse_tune_site *s) {
 
 unsigned int component(dim3 v, int d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
 
-bool feasible(const tfuse_tune_cand &c, dim3 block) {
-  unsigned int b = component(block, c.dim);
-  return c.mode < 2 || (b % c.factor == 0 && (c.mode == 2 || b / c.factor % 32 == 0));
-}
-
-int index_of(const tfuse_tune_site *s, const std::string &label, dim3 block) {
-  for (int i = 0; i < s->ncand; i++)
-    if (label == s->cand[i].label)
-      return feasible(s->cand[i], block) ? i : -1;
-  return -1;
-}
-
 /* Every shape a site has seen, with its choice: a site launched with
  * several shapes in turn (a reduction's shrinking grids) misses the
  * site's one-entry cache in <tfuse/tune.h> at every launch; this finds the
@@ -185,7 +175,7 @@ ShapeKey shape_key(const tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t sme
 struct DeviceInfo {
   bool ok;
   std::string name;
-  int sms;
+  int sms, optin; /* optin: the most shared memory a block may have (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
 };
 std::map<int, DeviceInfo> g_devices;
 
@@ -203,7 +193,70 @@ const DeviceInfo &device_info(int dev) {
   if (!d.ok)
     cudaGetLastError();
   d.name = d.ok ? name : "";
+  if (cudaDeviceGetAttribute(&d.optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+    cudaGetLastError();
+    d.optin = 48 * 1024;
+  }
   return g_devices[dev] = d;
+}
+
+/* Whether candidate c can run a launch with this block and dynamic shared
+ * size on device dev; where not, *why (if given) says so.  Thread mode:
+ * the factor divides the block (in whole warps where the kernel needs
+ * them).  A candidate that divides an extern __shared__ array asks for
+ * `factor` shares of the size, each rounded up to 16 bytes: with its
+ * static bytes they must fit what the device allows a block, as the fixed
+ * factor's launch checks (prelude.h dyn_shared_check), and above what the
+ * variant may have now it is opted in here, before any launch of it (only
+ * ever raised: a size seen before keeps what it needed).  Without the
+ * variant's address (a template kernel's launch that deduces its
+ * arguments) the shares must fit in the 48 KB a launch gets unasked. */
+bool feasible(const tfuse_tune_cand &c, dim3 block, size_t smem, int dev, std::string *why) {
+  char b[256];
+  unsigned int n = component(block, c.dim);
+  if (c.mode >= 2 && (n % c.factor != 0 || (c.mode == 3 && n / c.factor % 32 != 0))) {
+    std::snprintf(b, sizeof b, "skipped: blockDim.%c = %u is not a multiple of %u", "xyz"[c.dim], n, c.factor);
+    if (why)
+      *why = b;
+    return false;
+  }
+  if (c.mode != 1 || !c.divides_smem)
+    return true;
+  size_t dyn = (size_t)c.factor * ((smem + 15) / 16 * 16), fixed = 0, limit = 48 * 1024;
+  cudaFuncAttributes fa;
+  if (c.kernel) {
+    if (cudaFuncGetAttributes(&fa, c.kernel) != cudaSuccess) {
+      cudaGetLastError();
+      if (why)
+        *why = "skipped: its attributes cannot be read";
+      return false;
+    }
+    fixed = fa.sharedSizeBytes;
+    limit = (size_t)device_info(dev).optin;
+  }
+  if (dyn + fixed > limit) {
+    std::snprintf(b, sizeof b, "skipped: needs %zu bytes of shared memory per block (%u shares of the dynamic size "
+                  "and %zu static), over the %zu %s", dyn + fixed, c.factor, fixed, limit,
+                  c.kernel ? "this device allows" : "a launch gets without opting in");
+    if (why)
+      *why = b;
+    return false;
+  }
+  if (c.kernel && dyn > (size_t)fa.maxDynamicSharedSizeBytes &&
+      cudaFuncSetAttribute(c.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn) != cudaSuccess) {
+    cudaGetLastError();
+    if (why)
+      *why = "skipped: opting in to its shared memory failed";
+    return false;
+  }
+  return true;
+}
+
+int index_of(const tfuse_tune_site *s, const std::string &label, dim3 block, size_t smem, int dev) {
+  for (int i = 0; i < s->ncand; i++)
+    if (label == s->cand[i].label)
+      return feasible(s->cand[i], block, smem, dev, 0) ? i : -1;
+  return -1;
 }
 
 /* The site's one-entry cache, which <tfuse/tune.h> reads without the lock. */
@@ -294,13 +347,13 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
 
   std::map<std::string, Decision>::const_iterator it = g_decided.find(key);
   if (it != g_decided.end()) {
-    int c = index_of(s, it->second.label, block);
+    int c = index_of(s, it->second.label, block, smem, dev);
     cache(s, dev, grid, block, smem, c < 0 ? 0 : c);
     return c < 0 ? 0 : c;
   }
   it = g_wisdom.find(key);
   if (it != g_wisdom.end()) {
-    int c = index_of(s, it->second.label, block);
+    int c = index_of(s, it->second.label, block, smem, dev);
     if (c >= 0) {
       g_decided[key] = it->second;
       if (g_report)
@@ -523,13 +576,8 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
   int launches = 0, expired = 0;
   for (int c = 0; c < s->ncand; c++) {
     Result &r = res[c];
-    if (!feasible(s->cand[c], t->block)) {
-      char b[96];
-      std::snprintf(b, sizeof b, "skipped: blockDim.%c = %u is not a multiple of %u", "xyz"[s->cand[c].dim],
-                    component(t->block, s->cand[c].dim), s->cand[c].factor);
-      r.status = b;
+    if (!feasible(s->cand[c], t->block, t->smem, t->device, &r.status))
       continue;
-    }
     /* Run 0 checks the output and is neither timed nor gated: a kernel's
      * first launch may load its module (lazy loading), which waits for the
      * running gate kernel, i.e. for the gate's time limit. */

@@ -104,6 +104,23 @@ template <class F> inline int dyn_shared_limit(F *kernel, size_t bytes) {
   return (int)bytes;
 }
 
+/* -factor auto, the program's cudaFuncSetAttribute(kernel,
+ * cudaFuncAttributeMaxDynamicSharedMemorySize, n) passed on to a variant:
+ * bytes (K shares of n where the variant divides it), at most what the
+ * device allows beside the variant's static bytes.  A launch that would
+ * need more is infeasible for the tuning runtime, which runs another
+ * candidate; the call must not fail for it. */
+template <class F> inline int dyn_shared_clamp(F *kernel, size_t bytes) {
+  int dev = 0, optin = 0;
+  cudaGetDevice(&dev);
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || optin <= 0)
+    return (int)bytes;
+  cudaFuncAttributes fa;
+  size_t fixed = cudaFuncGetAttributes(&fa, kernel) == cudaSuccess ? fa.sharedSizeBytes : 0;
+  size_t most = (size_t)optin > fixed ? (size_t)optin - fixed : 0;
+  return (int)(bytes < most ? bytes : most);
+}
+
 } // namespace tfuse_rt
 
 /* The value of expression e if predicate p holds, else a zero of its type;

@@ -37,11 +37,18 @@
 extern "C" {
 
 /* One candidate: mode 0 the original, 1 block mode, 2 thread mode, 3
- * thread mode that needs whole warps (blockDim / K a multiple of 32). */
+ * thread mode that needs whole warps (blockDim / K a multiple of 32).
+ * divides_smem: block mode dividing an extern __shared__ array among its
+ * logical blocks, launched with `factor` shares of the launch's dynamic
+ * size (each rounded up to 16 bytes); kernel: that variant, for its static
+ * shared size and the opt-in above 48 KB, or 0 where the launch cannot
+ * name it (then the shares must fit in 48 KB). */
 typedef struct {
   int mode, dim;
   unsigned int factor;
   const char *label;
+  int divides_smem;
+  const void *kernel;
 } tfuse_tune_cand;
 
 /* One launch site.  The emitted code fills the first six or seven fields;
