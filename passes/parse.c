@@ -67,6 +67,7 @@ typedef struct {
   Sym **table;
   size_t cap, count;
   Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
+  Vec member_scans; /* MemberScan*: the methods of each name a dependent member call named (one input) */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -291,12 +292,11 @@ static bool decl_is_constexpr(CXCursor decl) {
   return found;
 }
 
-/* Whether the tokens of a cursor's extent hold `tok`. */
-static bool extent_has_token(CXCursor c, const char *tok) {
-  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+/* Whether the tokens of a range hold `tok`. */
+static bool range_has_token(CXTranslationUnit tu, CXSourceRange r, const char *tok) {
   CXToken *toks = NULL;
   unsigned n = 0;
-  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  clang_tokenize(tu, r, &toks, &n);
   bool found = false;
   for (unsigned i = 0; i < n && !found; i++) {
     CXString sp = clang_getTokenSpelling(tu, toks[i]);
@@ -309,18 +309,41 @@ static bool extent_has_token(CXCursor c, const char *tok) {
 
 typedef struct {
   int params, defaults;
-  bool pack; /* a parameter pack: any number */
+  bool pack;          /* a parameter pack: any number */
+  CXSourceRange body; /* the body's extent, if a child */
 } Arity;
+
+static enum CXChildVisitResult has_expr_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(bool *)d |= clang_isExpression(clang_getCursorKind(c));
+  return CXChildVisit_Continue;
+}
 
 static enum CXChildVisitResult arity_visit(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   Arity *a = d;
-  if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CompoundStmt)
+    a->body = clang_getCursorExtent(c);
+  if (k != CXCursor_ParmDecl)
     return CXChildVisit_Continue;
   a->params++;
-  a->defaults += extent_has_token(c, "="); /* more defaults than there are only admits more candidates */
-  a->pack |= extent_has_token(c, "...");
+  /* A default is an expression child; so is an array bound (`float (&a)[4]`): more defaults than there
+   * are only admit more candidates. */
+  bool expr = false;
+  clang_visitChildren(c, has_expr_visit, &expr);
+  a->defaults += expr;
+  CXString ts = clang_getTypeSpelling(clang_getCursorType(c));
+  a->pack |= strstr(clang_getCString(ts), "...") != NULL;
+  clang_disposeString(ts);
   return CXChildVisit_Continue;
+}
+
+/* Whether a template's head (its text before the body) says `...`. */
+static bool head_has_ellipsis(CXCursor decl, CXSourceRange body) {
+  CXSourceRange ext = clang_getCursorExtent(decl);
+  CXSourceRange head = clang_Range_isNull(body) ? ext : clang_getRange(clang_getRangeStart(ext), clang_getRangeStart(body));
+  return range_has_token(clang_Cursor_getTranslationUnit(decl), head, "...");
 }
 
 /* How many arguments a call of the function `decl` (a template's too,
@@ -328,7 +351,7 @@ static enum CXChildVisitResult arity_visit(CXCursor c, CXCursor parent, CXClient
  * with a default (on the first declaration or the definition), any
  * number from there with C's `...` or a parameter pack. */
 static void fn_arity(CXCursor decl, int *min, int *max) {
-  Arity a = {0}, b = {0};
+  Arity a = {0, 0, false, clang_getNullRange()}, b = a;
   clang_visitChildren(decl, arity_visit, &a);
   CXCursor def = clang_getCursorDefinition(decl);
   if (!clang_Cursor_isNull(def))
@@ -337,7 +360,7 @@ static void fn_arity(CXCursor decl, int *min, int *max) {
   *min = !clang_Cursor_isNull(def) && breq < req ? breq : req;
   CXType t = clang_getCursorType(decl);
   bool variadic = t.kind == CXType_FunctionProto ? clang_isFunctionTypeVariadic(t) != 0
-                                                 : extent_has_token(decl, "..."); /* a template: `...` anywhere */
+                                                 : head_has_ellipsis(decl, a.body); /* a template */
   *max = variadic || a.pack || b.pack ? -1 : a.params;
 }
 
@@ -981,13 +1004,20 @@ static void member_candidates(Unit *u, Node *call, const char *name) {
   Impl *im = impl_of(u);
   if (im->ntus != 1 || !name || !name[0])
     return;
-  MemberScan m = {u, name, {0}, false};
-  clang_visitChildren(clang_getTranslationUnitCursor(im->tus[im->cur]), member_scan_visit, &m);
-  if (!m.field && m.fns.len) {
-    set_candidates(call, (Sym **)m.fns.items, m.fns.len, call_nargs(call, 0), name);
+  MemberScan *m = NULL;
+  for (int i = 0; i < im->member_scans.len && !m; i++)
+    if (!strcmp(((MemberScan *)im->member_scans.items[i])->name, name))
+      m = im->member_scans.items[i];
+  if (!m) {
+    m = arena_alloc(sizeof *m);
+    *m = (MemberScan){u, name, {0}, false};
+    clang_visitChildren(clang_getTranslationUnitCursor(im->tus[im->cur]), member_scan_visit, m);
+    vec_push(&im->member_scans, m);
+  }
+  if (!m->field && m->fns.len) {
+    set_candidates(call, (Sym **)m->fns.items, m->fns.len, call_nargs(call, 0), name);
     drop_host_only_candidates(call);
   }
-  vec_free(&m.fns);
 }
 
 /* fp(args), fp a template parameter of function pointer type: what each
@@ -1032,7 +1062,7 @@ static enum CXChildVisitResult param_list_visit(CXCursor c, CXCursor parent, CXC
   if (k == CXCursor_TemplateTypeParameter || k == CXCursor_TemplateTemplateParameter) {
     l->all_non_type = false;
   } else if (k == CXCursor_NonTypeTemplateParameter) {
-    if (extent_has_token(c, "..."))
+    if (range_has_token(clang_Cursor_getTranslationUnit(c), clang_getCursorExtent(c), "..."))
       l->all_non_type = false;
     if (clang_equalCursors(c, l->param)) {
       l->pos = l->index;
@@ -2252,6 +2282,9 @@ void parse_dispose(Unit *u) {
   free(im->files);
   free(im->seen);
   vec_free(&im->reals);
+  for (int i = 0; i < im->member_scans.len; i++)
+    vec_free(&((MemberScan *)im->member_scans.items[i])->fns);
+  vec_free(&im->member_scans);
   if (im->index)
     clang_disposeIndex(im->index);
   free(im->table);
