@@ -947,14 +947,24 @@ static void set_candidates(Node *call, Sym **cand, int ncand, int nargs, const c
   call->ncand = 0;
   for (int i = 0; i < ncand; i++) {
     Sym *f = cand[i];
-    if (op || !f || f->kind != SYM_FUNC || (nargs >= f->arity_min && (f->arity_max < 0 || nargs <= f->arity_max)))
+    if (op || nargs < 0 || !f || f->kind != SYM_FUNC ||
+        (nargs >= f->arity_min && (f->arity_max < 0 || nargs <= f->arity_max)))
       call->cand[call->ncand++] = f;
   }
   call->spelling = (char *)name;
 }
 
-/* The arguments of a call whose callee is its child `callee`. */
+static enum CXChildVisitResult pack_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(bool *)d |= clang_getCursorKind(c) == CXCursor_PackExpansionExpr;
+  return CXChildVisit_Continue;
+}
+
+/* The arguments of a call whose callee is its child `callee`; -1 if one is
+ * a pack expansion (`f(args...)`: any number). */
 static int call_nargs(const Node *call, int callee) {
+  if (call->nargs_open)
+    return -1;
   int n = 0;
   for (int i = 0; i < call->nkid; i++)
     n += i != callee && call->kid[i]->kind != N_TYPE_REF;
@@ -1477,6 +1487,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 3)
     n->dyn_bytes = eval_int(clang_Cursor_getArgument(c, 2));
+  if (n->kind == N_CALL && (!n->sym || n->sym->kind == SYM_OTHER))
+    clang_visitChildren(c, pack_visit, &n->nargs_open);
   if (n->kind == N_CALL && !n->sym && n->nkid)
     dependent_callee(u, n);
   else if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_OTHER)

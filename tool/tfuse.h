@@ -450,6 +450,7 @@ struct Node {
    * as many arguments; spelling is the name. */
   Sym **cand;
   int ncand;
+  bool nargs_open; /* N_CALL (parse.c): an argument is a pack expansion, so any number may be passed */
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
