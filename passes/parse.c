@@ -966,8 +966,11 @@ static int call_nargs(const Node *call, int callee) {
   if (call->nargs_open)
     return -1;
   int n = 0;
-  for (int i = 0; i < call->nkid; i++)
-    n += i != callee && call->kid[i]->kind != N_TYPE_REF;
+  for (int i = 0; i < call->nkid; i++) {
+    const Node *k = call->kid[i];
+    bool config = k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "__cudaPushCallConfiguration");
+    n += i != callee && k->kind != N_TYPE_REF && !config; /* a launch's <<<...>>> */
+  }
   return n;
 }
 
