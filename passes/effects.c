@@ -377,6 +377,11 @@ void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {
   Sym *fn = call->sym;
   if (!fn && call->cand) {
     int callee = dependent_callee_index(call);
+    Node *m = strip_implicit(call->kid[callee]);
+    if (m && m->kind == N_MEMBER && m->nkid && !m->kid[0]->cand && m->kid[0]->kind != N_TYPE_REF) {
+      *obj = m->kid[0]; /* obj.f(args), p->f(args) */
+      *obj_ptr = m->arrow;
+    }
     for (int i = 0; i < call->nkid; i++)
       if (i != callee && call->kid[i]->kind != N_TYPE_REF)
         vec_push(args, call->kid[i]);

@@ -881,7 +881,16 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
     check_callee(L, in && call->end > call->begin ? call : site, fn);
     bool body_ok = L->ok;
     L->ok = ok && body_ok;
-    if (body_ok && fn_reads_changed_builtins(L->k, fn) && !clone_call_rewritable(L, call, fn))
+    /* `fp(...)` (fp a template parameter: it has no children, an overload set's name has its set) or
+     * `obj.f(...)`: the clone's name would stand for every function the call may call. */
+    Node *callee = call->nkid ? node_strip(call->kid[0]) : NULL;
+    bool open = !call->sym && (call->ncand > 1 || (callee && (callee->kind == N_MEMBER ||
+                                                              (callee->sym && callee->sym->kind == SYM_OTHER && !callee->nkid))));
+    if (body_ok && fn_reads_changed_builtins(L->k, fn) && open)
+      refuse(L, site->begin, "%s'%s', which reads the coarsened thread or block index and so is called per copy "
+             "through a clone, but this call may call other functions too (a template parameter, a member of "
+             "dependent type, an overload set): tfuse cannot point it at the clone", who, fn->name);
+    else if (body_ok && fn_reads_changed_builtins(L->k, fn) && !clone_call_rewritable(L, call, fn))
       refuse(L, site->begin, "%s'%s', which reads the coarsened thread or block index and so is called per copy "
              "through a clone, but tfuse cannot rewrite this call (spell it `%s(...)`, outside a macro)", who,
              fn->name, fn->name);
@@ -917,6 +926,12 @@ static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
   check_defaults(L, site, call, in);
   if (!in && node_is_cg_block_handle(call) && call_inits_block_handle(call))
     return; /* `cg::thread_block b = cg::this_thread_block();`, used only to sync */
+  if (call->sym && call->sym->kind == SYM_OTHER) {
+    refuse(L, site->begin, "%s'%s', a template parameter: tfuse knows the functions it stands for only when "
+           "every naming of its template (one input, parameters all non-type) passes a named function for it "
+           "explicitly (`t<fn>`), none deduced, defaulted or a pointer variable", who, call->sym->name);
+    return;
+  }
   if (call->sym && call->sym->kind != SYM_FUNC) {
     refuse(L, site->begin, "%s'%s', a function pointer or function object: tfuse cannot see what it calls", who,
            call->sym->name);
@@ -939,7 +954,8 @@ static void check_call(Legal *L, Node *site, Node *call, Sym *in) {
   /* A callee clang could not resolve: named by its text (`acc.add`, `T::f`). */
   Node *c0 = call->nkid ? node_strip(call->kid[0]) : NULL;
   const char *name = call->spelling && call->spelling[0] ? call->spelling : NULL;
-  if (!name && c0 && (c0->kind == N_MEMBER || c0->kind == N_DECL_REF) && c0->end > c0->begin)
+  if ((!name || (c0 && c0->kind == N_MEMBER)) && c0 && (c0->kind == N_MEMBER || c0->kind == N_DECL_REF) &&
+      c0->end > c0->begin) /* `acc.add` as written */
     name = arena_strndup(L->u->src->text + c0->begin, c0->end - c0->begin);
   if (c0 && c0->kind == N_MEMBER && name)
     refuse(L, site->begin, "%s'%s', a member of an object whose type depends on a template parameter: tfuse "

@@ -5,6 +5,8 @@
  * root that are not system headers) and their text end to end, which every
  * offset of a Node or Sym is in; Unit.functions (every function defined in
  * those files, as N_FUNC trees), Unit.fn_decls (the prototypes),
+ * Node.cand for the calls a template's pattern leaves open (see "callees a
+ * template's pattern leaves open"),
  * Unit.launches (every `k<<<...>>>(...)` call) and one Sym per declaration.
  * Each input is its own translation unit; a header several inputs include
  * is imported once, from the first, and symbols are shared by USR, so a
@@ -66,6 +68,7 @@ typedef struct {
   size_t cap, count;
   Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
   Vec macro_args; /* Node*: builtins spelled in a macro's argument (macro_arg_builtin, checked after the visit) */
+  Vec member_scans; /* MemberScan*: the methods of each name a dependent member call named (one input) */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -297,6 +300,78 @@ static bool decl_is_constexpr(CXCursor decl) {
   return found;
 }
 
+/* Whether the tokens of a range hold `tok`. */
+static bool range_has_token(CXTranslationUnit tu, CXSourceRange r, const char *tok) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, r, &toks, &n);
+  bool found = false;
+  for (unsigned i = 0; i < n && !found; i++) {
+    CXString sp = clang_getTokenSpelling(tu, toks[i]);
+    found = !strcmp(clang_getCString(sp), tok);
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return found;
+}
+
+typedef struct {
+  int params, defaults;
+  bool pack;          /* a parameter pack: any number */
+  CXSourceRange body; /* the body's extent, if a child */
+} Arity;
+
+static enum CXChildVisitResult has_expr_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(bool *)d |= clang_isExpression(clang_getCursorKind(c));
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult arity_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  Arity *a = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CompoundStmt)
+    a->body = clang_getCursorExtent(c);
+  if (k != CXCursor_ParmDecl)
+    return CXChildVisit_Continue;
+  a->params++;
+  /* A default is an expression child; so is an array bound (`float (&a)[4]`): more defaults than there
+   * are only admit more candidates. */
+  bool expr = false;
+  clang_visitChildren(c, has_expr_visit, &expr);
+  a->defaults += expr;
+  CXString ts = clang_getTypeSpelling(clang_getCursorType(c));
+  a->pack |= strstr(clang_getCString(ts), "...") != NULL;
+  clang_disposeString(ts);
+  return CXChildVisit_Continue;
+}
+
+/* Whether a template's head (its text before the body) says `...`. */
+static bool head_has_ellipsis(CXCursor decl, CXSourceRange body) {
+  CXSourceRange ext = clang_getCursorExtent(decl);
+  CXSourceRange head = clang_Range_isNull(body) ? ext : clang_getRange(clang_getRangeStart(ext), clang_getRangeStart(body));
+  return range_has_token(clang_Cursor_getTranslationUnit(decl), head, "...");
+}
+
+/* How many arguments a call of the function `decl` (a template's too,
+ * whose type clang does not give) may pass: its parameters less those
+ * with a default (on the first declaration or the definition), any
+ * number from there with C's `...` or a parameter pack. */
+static void fn_arity(CXCursor decl, int *min, int *max) {
+  Arity a = {0, 0, false, clang_getNullRange()}, b = a;
+  clang_visitChildren(decl, arity_visit, &a);
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (!clang_Cursor_isNull(def))
+    clang_visitChildren(def, arity_visit, &b);
+  int req = a.params - a.defaults, breq = b.params - b.defaults;
+  *min = !clang_Cursor_isNull(def) && breq < req ? breq : req;
+  CXType t = clang_getCursorType(decl);
+  bool variadic = t.kind == CXType_FunctionProto ? clang_isFunctionTypeVariadic(t) != 0
+                                                 : head_has_ellipsis(decl, a.body); /* a template */
+  *max = variadic || a.pack || b.pack ? -1 : a.params;
+}
+
 /* The Sym for a declaration cursor, created on first sight. */
 static Sym *sym_for(Unit *u, CXCursor decl) {
   Impl *im = impl_of(u);
@@ -406,6 +481,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     s->fn_type = canonical_spelling(ft);
     int np = clang_getNumArgTypes(ft);
     s->nparams = np;
+    fn_arity(decl, &s->arity_min, &s->arity_max);
     for (int i = 0; i < np && i < 32; i++) {
       CXType pt = clang_getCanonicalType(clang_getArgType(ft, (unsigned)i));
       bool out = false;
@@ -795,6 +871,35 @@ static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
   return 0;
 }
 
+/* The name of a member access clang leaves unnamed (of an object of
+ * dependent type, or a property): the identifier after its last `.` or
+ * `->` (and `template`), ending the access or before its `<`; "" if none
+ * (`operator+`, `~T`). */
+static char *member_name(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  char *name = "";
+  unsigned at = n;
+  for (unsigned i = 0; i < n; i++) {
+    CXString sp = clang_getTokenSpelling(tu, toks[i]);
+    const char *t = clang_getCString(sp);
+    if (!strcmp(t, ".") || !strcmp(t, "->"))
+      at = i + 1;
+    else if (at == i && !strcmp(t, "template"))
+      at = i + 1;
+    clang_disposeString(sp);
+  }
+  if (at < n && clang_getTokenKind(toks[at]) == CXToken_Identifier) {
+    char *next = at + 1 < n ? take_string(clang_getTokenSpelling(tu, toks[at + 1])) : "";
+    if (!next[0] || !strcmp(next, "<"))
+      name = take_string(clang_getTokenSpelling(tu, toks[at]));
+  }
+  clang_disposeTokens(tu, toks, n);
+  return name;
+}
+
 /* Whether a member access outside the main file is spelled `->`: the token
  * before the member's name.  An unnamed access (threadIdx.x, a property)
  * gets its last token as its spelling. */
@@ -823,36 +928,337 @@ static bool member_is_arrow(CXCursor c, char **spelling) {
   return arrow;
 }
 
+static void drop_host_only_candidates(Node *n);
+
+/* ---- callees a template's pattern leaves open ----
+ * libclang shows a template's pattern, not its instantiations, so a call
+ * whose callee depends on a template parameter names no function.  Each is
+ * given every function it may call in the translation unit (Node.cand):
+ *   f(args)          the overload set clang found for the name;
+ *   obj.f(args)      (obj of dependent type) every method or member template
+ *                    f of the unit's classes, none if a data member is named
+ *                    f (an object or pointer it may call through);
+ *   fp(args)         (fp a template parameter of function pointer type) the
+ *                    functions named for it wherever the template is named;
+ * each kept only if it takes as many arguments (fn_arity).  The analyses take
+ * the union of what the candidates do and legality checks each, so a set is
+ * exact when it holds every function an instantiation may call.  A unit of
+ * several inputs keeps the last two open (refused): another input may
+ * instantiate the template with its own classes and functions. */
+
+/* Sets the call's candidates: those of cand that take nargs arguments
+ * (all for an operator, whose operands may count its object).  A copy: the
+ * name's overload set is shared. */
+static void set_candidates(Node *call, Sym **cand, int ncand, int nargs, const char *name) {
+  bool op = name && !strncmp(name, "operator", 8);
+  call->cand = arena_alloc(sizeof(Sym *) * (size_t)(ncand + 1));
+  call->ncand = 0;
+  for (int i = 0; i < ncand; i++) {
+    Sym *f = cand[i];
+    if (op || nargs < 0 || !f || f->kind != SYM_FUNC ||
+        (nargs >= f->arity_min && (f->arity_max < 0 || nargs <= f->arity_max)))
+      call->cand[call->ncand++] = f;
+  }
+  call->spelling = (char *)name;
+}
+
+static enum CXChildVisitResult pack_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(bool *)d |= clang_getCursorKind(c) == CXCursor_PackExpansionExpr;
+  return CXChildVisit_Continue;
+}
+
+/* The arguments of a call whose callee is its child `callee`; -1 if one is
+ * a pack expansion (`f(args...)`: any number). */
+static int call_nargs(const Node *call, int callee) {
+  if (call->nargs_open)
+    return -1;
+  int n = 0;
+  for (int i = 0; i < call->nkid; i++) {
+    const Node *k = call->kid[i];
+    bool config = k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "__cudaPushCallConfiguration");
+    n += i != callee && k->kind != N_TYPE_REF && !config; /* a launch's <<<...>>> */
+  }
+  return n;
+}
+
+static bool class_kind(enum CXCursorKind k) {
+  return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+         k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+static void add_unique(Vec *v, void *x) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == x)
+      return;
+  vec_push(v, x);
+}
+
+typedef struct {
+  Unit *u;
+  const char *name;
+  Vec fns;    /* Sym*: the methods and member templates so named */
+  bool field; /* a data member so named */
+} MemberScan;
+
+/* Every class of the unit, its headers' and those local to a function. */
+static enum CXChildVisitResult member_scan_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  MemberScan *m = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate || k == CXCursor_FieldDecl || k == CXCursor_VarDecl) {
+    CXString sp = clang_getCursorSpelling(c);
+    bool same = !strcmp(clang_getCString(sp), m->name);
+    clang_disposeString(sp);
+    if (same && class_kind(clang_getCursorKind(clang_getCursorSemanticParent(c)))) {
+      if (k == CXCursor_FieldDecl || k == CXCursor_VarDecl)
+        m->field = true;
+      else
+        add_unique(&m->fns, sym_for(m->u, c));
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* obj.f(args) on an object of dependent type: every method f (see above). */
+static void member_candidates(Unit *u, Node *call, const char *name) {
+  Impl *im = impl_of(u);
+  if (im->ntus != 1 || !name || !name[0])
+    return;
+  MemberScan *m = NULL;
+  for (int i = 0; i < im->member_scans.len && !m; i++)
+    if (!strcmp(((MemberScan *)im->member_scans.items[i])->name, name))
+      m = im->member_scans.items[i];
+  if (!m) {
+    m = arena_alloc(sizeof *m);
+    *m = (MemberScan){u, name, {0}, false};
+    clang_visitChildren(clang_getTranslationUnitCursor(im->tus[im->cur]), member_scan_visit, m);
+    vec_push(&im->member_scans, m);
+  }
+  if (!m->field && m->fns.len) {
+    set_candidates(call, (Sym **)m->fns.items, m->fns.len, call_nargs(call, 0), name);
+    drop_host_only_candidates(call);
+  }
+}
+
+/* fp(args), fp a template parameter of function pointer type: what each
+ * naming of its template passes for it.  Only a function template whose
+ * parameters are all non-type and none a pack, so that the expressions among
+ * a naming's children are its explicit template arguments in order. */
+typedef struct {
+  CXCursor tmpl;
+  unsigned pos;
+} TmplParam;
+
+typedef struct {
+  Unit *u;
+  TmplParam p;
+  Vec *fns;    /* Sym*: the functions passed */
+  Vec *seen;   /* TmplParam*: those being resolved (a template naming itself) */
+  bool ok;
+} ParamScan;
+
+static bool resolve_fn_param(Unit *u, CXCursor param, Vec *fns, Vec *seen);
+
+/* Whether a template parameter is of function pointer (or reference) type. */
+static bool is_fn_param(CXCursor param) {
+  if (clang_getCursorKind(param) != CXCursor_NonTypeTemplateParameter)
+    return false;
+  CXType t = clang_getCanonicalType(clang_getCursorType(param));
+  if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
+}
+
+typedef struct {
+  CXCursor param;
+  unsigned index, pos;
+  bool all_non_type, found;
+} ParamList;
+
+static enum CXChildVisitResult param_list_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ParamList *l = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_TemplateTypeParameter || k == CXCursor_TemplateTemplateParameter) {
+    l->all_non_type = false;
+  } else if (k == CXCursor_NonTypeTemplateParameter) {
+    if (range_has_token(clang_Cursor_getTranslationUnit(c), clang_getCursorExtent(c), "..."))
+      l->all_non_type = false;
+    if (clang_equalCursors(c, l->param)) {
+      l->pos = l->index;
+      l->found = true;
+    }
+    l->index++;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* The expressions among a naming's children: its template arguments. */
+typedef struct {
+  unsigned want, at;
+  CXCursor arg;
+  bool found;
+} ArgPick;
+
+static enum CXChildVisitResult arg_pick_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ArgPick *a = d;
+  if (clang_isExpression(clang_getCursorKind(c)) && a->at++ == a->want) {
+    a->arg = c;
+    a->found = true;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult first_expr_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+/* One naming of the template: the function it passes at the position. */
+static void param_use(ParamScan *s, CXCursor naming) {
+  ArgPick a = {s->p.pos, 0, clang_getNullCursor(), false};
+  clang_visitChildren(naming, arg_pick_visit, &a);
+  if (!a.found) {
+    s->ok = false; /* deduced, defaulted, or the template named bare */
+    return;
+  }
+  CXCursor e = a.arg;
+  /* `f`, `&f`, `(f)`: the name. */
+  for (int depth = 0; depth < 4 && clang_getCursorKind(e) != CXCursor_DeclRefExpr; depth++) {
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_UnaryOperator)
+      break;
+    if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) != CXUnaryOperator_AddrOf)
+      break;
+    CXCursor kid = clang_getNullCursor();
+    clang_visitChildren(e, first_expr_visit, &kid);
+    e = kid;
+  }
+  CXCursor ref = clang_getCursorReferenced(e);
+  enum CXCursorKind rk = clang_getCursorKind(ref);
+  if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && (rk == CXCursor_FunctionDecl ||
+                                                          (rk == CXCursor_CXXMethod && clang_CXXMethod_isStatic(ref))))
+    add_unique(s->fns, sym_for(s->u, ref));
+  else if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && is_fn_param(ref))
+    s->ok &= resolve_fn_param(s->u, ref, s->fns, s->seen);
+  else
+    s->ok = false; /* a pointer variable, a call, a cast: not a named function */
+}
+
+/* Whether the overloaded name `c` may be the template. */
+static bool names_template(CXCursor c, CXCursor tmpl) {
+  unsigned n = clang_getNumOverloadedDecls(c);
+  for (unsigned i = 0; i < n; i++) {
+    CXCursor d = clang_getOverloadedDecl(c, i);
+    if (clang_equalCursors(clang_getCanonicalCursor(d), tmpl))
+      return true;
+    if (clang_getCursorKind(d) == CXCursor_UnexposedDecl) { /* a using-declaration's: by name */
+      CXString a = clang_getCursorSpelling(d), b = clang_getCursorSpelling(tmpl);
+      bool same = !strcmp(clang_getCString(a), clang_getCString(b));
+      clang_disposeString(a);
+      clang_disposeString(b);
+      if (same)
+        return true;
+    }
+  }
+  return false;
+}
+
+static enum CXChildVisitResult param_scan_visit(CXCursor c, CXCursor parent, CXClientData d) {
+  ParamScan *s = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+    CXCursor ref = clang_getCursorReferenced(c);
+    CXCursor t = clang_getSpecializedCursorTemplate(ref);
+    if ((!clang_Cursor_isNull(t) && clang_equalCursors(clang_getCanonicalCursor(t), s->p.tmpl)) ||
+        clang_equalCursors(clang_getCanonicalCursor(ref), s->p.tmpl))
+      param_use(s, c);
+  } else if (k == CXCursor_OverloadedDeclRef && names_template(c, s->p.tmpl)) {
+    enum CXCursorKind pk = clang_getCursorKind(parent);
+    if (pk == CXCursor_DeclRefExpr || pk == CXCursor_MemberRefExpr)
+      param_use(s, parent); /* its arguments are the naming's other children */
+    else if (pk != CXCursor_UsingDeclaration)
+      s->ok = false;
+  }
+  return s->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+/* Adds to fns the functions passed for the parameter, through the
+ * templates that pass their own parameter for it; false if a naming passes
+ * anything else, or a template is not one whose namings tell (above). */
+static bool resolve_fn_param(Unit *u, CXCursor param, Vec *fns, Vec *seen) {
+  TmplParam p = {clang_getCanonicalCursor(clang_getCursorSemanticParent(param)), 0};
+  if (!is_fn_param(param) || clang_getCursorKind(p.tmpl) != CXCursor_FunctionTemplate)
+    return false;
+  ParamList l = {param, 0, 0, true, false};
+  clang_visitChildren(p.tmpl, param_list_visit, &l);
+  if (!l.all_non_type || !l.found)
+    return false;
+  p.pos = l.pos;
+  for (int i = 0; i < seen->len; i++) {
+    TmplParam *q = seen->items[i];
+    if (q->pos == p.pos && clang_equalCursors(q->tmpl, p.tmpl))
+      return true; /* what it passes is what the others pass */
+  }
+  TmplParam *mine = arena_alloc(sizeof *mine);
+  *mine = p;
+  vec_push(seen, mine);
+  Impl *im = impl_of(u);
+  ParamScan s = {u, p, fns, seen, true};
+  clang_visitChildren(clang_getTranslationUnitCursor(im->tus[im->cur]), param_scan_visit, &s);
+  return s.ok;
+}
+
+/* fp(args): its candidates, when every function passed for fp is known. */
+static void fn_param_callee(Unit *u, Node *call, CXCursor c) {
+  Impl *im = impl_of(u);
+  CXCursor param = clang_getCursorReferenced(c);
+  if (im->ntus != 1 || clang_getCursorKind(param) != CXCursor_NonTypeTemplateParameter)
+    return;
+  Vec fns = {0}, seen = {0};
+  if (resolve_fn_param(u, param, &fns, &seen) && fns.len) {
+    set_candidates(call, (Sym **)fns.items, fns.len, call_nargs(call, 0), call->spelling);
+    call->sym = NULL;
+  }
+  vec_free(&fns);
+  vec_free(&seen);
+}
+
 /* A call whose callee clang left unresolved (a dependent name in a
  * template): the overload set of its name, found under the callee (an
- * operator's callee stands between its operands). */
-static void dependent_callee(Node *call) {
+ * operator's callee stands between its operands), or a member's methods. */
+static void dependent_callee(Unit *u, Node *call) {
   for (int i = 0; i < call->nkid; i++) {
     Node *d = call->kid[i];
     while ((d->kind == N_UNEXPOSED || d->kind == N_PAREN) && d->nkid == 1)
       d = d->kid[0];
     for (int j = 0; d->kind == N_DECL_REF && j < d->nkid; j++)
       if (d->kid[j]->cand) {
-        call->cand = d->kid[j]->cand;
-        call->ncand = d->kid[j]->ncand;
-        call->spelling = d->kid[j]->spelling;
+        set_candidates(call, d->kid[j]->cand, d->kid[j]->ncand, call_nargs(call, i), d->kid[j]->spelling);
         return;
       }
   }
   Node *c = call->kid[0];
   for (int depth = 0; c && depth < 4; depth++) {
     if (c->cand) {
-      call->cand = c->cand;
-      call->ncand = c->ncand;
-      call->spelling = c->spelling;
+      set_candidates(call, c->cand, c->ncand, call_nargs(call, 0), c->spelling);
       return;
     }
     Node *next = NULL;
     for (int i = 0; i < c->nkid && !next; i++)
       if (c->kid[i]->kind != N_TYPE_REF)
         next = c->kid[i];
-    if (c->kind == N_MEMBER || (c->kind == N_DECL_REF && !next)) {
-      call->spelling = c->spelling; /* x.f(), T::f(): named for the refusal */
+    if (c->kind == N_MEMBER) {
+      member_candidates(u, call, c->spelling);
+      call->spelling = c->spelling; /* x.f(): named for the refusal */
+      return;
+    }
+    if (c->kind == N_DECL_REF && !next) {
+      call->spelling = c->spelling; /* T::f(): named for the refusal */
       return;
     }
     c = next;
@@ -1069,6 +1475,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     break;
   case N_MEMBER:
     n->spelling = take_string(clang_getCursorSpelling(c));
+    if (!n->spelling[0])
+      n->spelling = member_name(c);
     if (!in_main)
       n->arrow = member_is_arrow(c, &n->spelling);
     break;
@@ -1160,8 +1568,12 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 3)
     n->dyn_bytes = eval_int(clang_Cursor_getArgument(c, 2));
+  if (n->kind == N_CALL && (!n->sym || n->sym->kind == SYM_OTHER))
+    clang_visitChildren(c, pack_visit, &n->nargs_open);
   if (n->kind == N_CALL && !n->sym && n->nkid)
-    dependent_callee(n);
+    dependent_callee(u, n);
+  else if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_OTHER)
+    fn_param_callee(u, n, c);
   if (n->kind == N_CALL && in_main) {
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
@@ -1964,6 +2376,9 @@ void parse_dispose(Unit *u) {
   free(im->files);
   free(im->seen);
   vec_free(&im->reals);
+  for (int i = 0; i < im->member_scans.len; i++)
+    vec_free(&((MemberScan *)im->member_scans.items[i])->fns);
+  vec_free(&im->member_scans);
   if (im->index)
     clang_disposeIndex(im->index);
   free(im->table);

@@ -411,6 +411,8 @@ struct Sym {
   unsigned byref_params; /* SYM_FUNC: bit i: parameter i is a reference, const or not */
   unsigned dep_params; /* SYM_FUNC: bit i: parameter i has a dependent type (a pointer, maybe) */
   int nparams;
+  int arity_min, arity_max; /* SYM_FUNC: how many arguments a call may pass (defaults, `...`: max -1),
+                               templates included; parse.c filters a dependent call's candidates by them */
   bool type_dependent; /* variables: the type depends on a template parameter */
   bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...): the host-side
                           parse does not see the device code */
@@ -447,9 +449,13 @@ struct Node {
   Node **kid;
   int nkid;
   /* N_CALL of a dependent name in a template (sym is NULL): every function the
-   * name may call (the overload set clang found); spelling is the name. */
+   * name may call (the overload set clang found, or for `obj.f(...)` on an
+   * object of dependent type every method f of the unit, or for a function
+   * pointer template parameter every function passed for it), those that take
+   * as many arguments; spelling is the name. */
   Sym **cand;
   int ncand;
+  bool nargs_open; /* N_CALL (parse.c): an argument is a pack expansion, so any number may be passed */
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
