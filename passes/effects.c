@@ -124,23 +124,15 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
       lvalue_objects(base, out, this_obj);
       return;
     }
-    if (base && base->kind == N_SUBSCRIPT) { /* a[i][j]: a row of an array */
-      Node *root = base;
-      while (root && root->kind == N_SUBSCRIPT)
-        root = strip_implicit(root->kid[0]);
-      if (root && root->kind == N_DECL_REF && root->sym && root->sym->is_array && root->sym->kind != SYM_PARAM) {
-        lvalue_objects(root, out, this_obj);
+    /* An element of an array that is a row of an array or a member, `a[i][j]`,
+     * `s.arr[i]`, `p->arr[i]`: part of that array's object, which the store
+     * writes.  A pointer member or row's target is not followed (pts_of:
+     * unknown); one whose type tfuse cannot tell (in a template) may be
+     * either, so both. */
+    if (base && (base->kind == N_SUBSCRIPT || (base->kind == N_MEMBER && base->nkid == 1)) && !base->type_pointer) {
+      lvalue_objects(base, out, this_obj);
+      if (base->type_array)
         return;
-      }
-    }
-    if (base && base->kind == N_MEMBER && !base->arrow && base->nkid == 1) {
-      /* s.arr[i]: an array member of an object (or a pointer member, which
-       * pts_of resolves as unknown). */
-      PointsTo p = {0};
-      pts_of(base, &p);
-      pts_union(out, &p);
-      vec_free(&p.syms);
-      return;
     }
     pts_of(n->kid[0], out);
     return;

@@ -1504,6 +1504,9 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (clang_isExpression(ck)) {
     CXType ct = clang_getCanonicalType(clang_getCursorType(c));
     n->type_integral = (ct.kind >= CXType_Bool && ct.kind <= CXType_Int128) || ct.kind == CXType_Enum;
+    n->type_array = ct.kind == CXType_ConstantArray || ct.kind == CXType_IncompleteArray ||
+                    ct.kind == CXType_VariableArray || ct.kind == CXType_DependentSizedArray;
+    n->type_pointer = ct.kind == CXType_Pointer;
     if (ct.kind >= CXType_Bool && ct.kind <= CXType_LongDouble)
       n->type_arith = (int)ct.kind;
     if (ct.kind == CXType_Record) {

@@ -471,6 +471,8 @@ struct Node {
   bool has_var_init;   /* N_VAR with an initializer (its last child) */
   bool type_integral;  /* an expression of integer, bool or enum type */
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
+  bool type_array;     /* an expression of array type (before its decay to a pointer) */
+  bool type_pointer;   /* an expression of pointer type */
   CgGroup cg_group;    /* an expression whose type is a cooperative group: which */
   int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */
   struct Promo *promo; /* promote.c: an element access at the owner's index of a promoted array */

@@ -7,7 +7,7 @@
 
 // X-LABEL: FUNC 'k'
 // X: VAR 'bx' <{{[0-9:]+}}> varying [varying]
-// X: BUILTIN blockIdx.x <{{[0-9:]+}}> varying
+// X: BUILTIN '{{[xyz]}}' blockIdx.x <{{[0-9:]+}}> varying
 // X: VAR 'by' <{{[0-9:]+}}> [uniform]
 // X: VAR 'bz' <{{[0-9:]+}}> [uniform]
 // X: VAR 'tx' <{{[0-9:]+}}> [uniform]

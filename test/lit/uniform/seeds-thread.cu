@@ -8,7 +8,7 @@
 
 // X-LABEL: FUNC 'k'
 // X: VAR 'tx' <{{[0-9:]+}}> varying [varying]
-// X: BUILTIN threadIdx.x <{{[0-9:]+}}> varying
+// X: BUILTIN '{{[xyz]}}' threadIdx.x <{{[0-9:]+}}> varying
 // X: VAR 'ty' <{{[0-9:]+}}> [uniform]
 // X: VAR 'tz' <{{[0-9:]+}}> [uniform]
 // X: VAR 'bx' <{{[0-9:]+}}> [uniform]
