@@ -957,8 +957,11 @@ static char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, Copy c, int 
   Vec sites = {0};
   collect(F, root, b, e, c, ret_label, &sites);
   if (extra)
-    for (int i = 0; i < extra->len; i++)
-      vec_push(&sites, extra->items[i]);
+    for (int i = 0; i < extra->len; i++) {
+      Site *x = extra->items[i];
+      if (x->off >= b && x->off + x->len <= e) /* a site outside [b, e) is another part's */
+        vec_push(&sites, x);
+    }
   char *res = render_sites(F, b, e, &sites);
   vec_free(&sites);
   return res;

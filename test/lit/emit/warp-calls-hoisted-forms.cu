@@ -3,7 +3,8 @@
 // guarded warp reductions at K = 7 and 8), also where a call writes a
 // local through a pointer (`&pred` of __match_all_sync: a dead copy writes
 // only its own local) and where an argument calls a helper that computes a
-// value (guarded as an argument, so a dead copy loads nothing).
+// value (guarded as an argument, so a dead copy loads nothing).  Two warp
+// calls of one expression each get a temporary holding its own call alone.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 8 -mode block %t.in.cu -o %t.cu
@@ -27,4 +28,22 @@ __global__ void k(unsigned *out, const unsigned *in) {
   out[i] = acc;
 }
 
+__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ float red3(float v, bool t, float init) { return warp_sum(v) + (t ? init : 0.f); }
+
+// CHECK-LABEL: void two(
+// CHECK: const auto [[A:__tf_w[0-9]+]] = warp_sum(TFUSE_GUARD(__tf_ok_7, in[i_7])); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: const auto [[B:__tf_w[0-9]+]] = red3(TFUSE_GUARD(__tf_ok_7, in[i_7]), false, -1.0f); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: if (__tf_ok_7) out[i_7] = [[A]] + [[B]];
+#pragma tfuse coarsen
+__global__ void two(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = warp_sum(in[i]) + red3(in[i], false, -1.0f);
+}
+
 void run(unsigned *out, const unsigned *in, int n) { k<<<n, 128>>>(out, in); }
+void run2(float *out, const float *in, int n) { two<<<n, 128>>>(out, in); }
