@@ -100,9 +100,29 @@ static char *take_string(CXString s) {
   return r;
 }
 
+static CgGroup cg_group_of(const char *ts, int *tile, CgGroup *parent);
+
+/* The class of a tile's ParentT, spelled from `p` up to the `>` that closes
+ * the tile's template arguments. */
+static CgGroup cg_parent_of(const char *p) {
+  while (*p == ' ')
+    p++;
+  size_t len = 0;
+  for (int depth = 0; p[len] && (depth || p[len] != '>'); len++)
+    depth += p[len] == '<' ? 1 : p[len] == '>' ? -1 : 0;
+  int tile;
+  CgGroup grand;
+  return cg_group_of(arena_strndup(p, len), &tile, &grand);
+}
+
 /* A record type's spelling (canonical, qualifiers first) that names a
- * cooperative group: the block, a tile of at most one warp, or another. */
-static CgGroup cg_group_of(const char *ts) {
+ * cooperative group: the block, a tile of at most one warp, or another.
+ * For a tile, *tile gets its size and *parent the class of its ParentT
+ * (`thread_block_tile<32, thread_block>`: CG_BLOCK; CG_NONE for `void`,
+ * the type-erased parent of `thread_block_tile<32>`). */
+static CgGroup cg_group_of(const char *ts, int *tile, CgGroup *parent) {
+  *tile = 0;
+  *parent = CG_NONE;
   for (bool more = true; more;) {
     more = false;
     if (!strncmp(ts, "const ", 6) || !strncmp(ts, "volatile ", 9)) {
@@ -120,8 +140,11 @@ static CgGroup cg_group_of(const char *ts) {
   if (!strncmp(ts, "thread_block_tile<", 18)) {
     char *end;
     long n = strtol(ts + 18, &end, 10);
-    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1 && n <= 32)
+    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1 && n <= 32) {
+      *tile = (int)n;
+      *parent = *end == ',' ? cg_parent_of(end + 1) : CG_NONE;
       return CG_TILE;
+    }
   }
   /* Everything else in the namespace: groups (grid, cluster, coalesced,
    * type-erased, tiles of several warps) and the library's own types
@@ -1025,7 +1048,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     if (ct.kind == CXType_Record) {
       char *ts = take_string(clang_getTypeSpelling(ct));
       n->type_dim3 = !strcmp(ts, "dim3") || !strcmp(ts, "uint3");
-      n->cg_group = cg_group_of(ts);
+      n->cg_group = cg_group_of(ts, &n->cg_tile, &n->cg_parent);
     }
   }
 

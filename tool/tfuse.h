@@ -375,6 +375,18 @@ typedef enum {
   CG_OTHER, /* a grid, cluster, coalesced or type-erased group, a tile of several warps */
 } CgGroup;
 
+/* A query of cooperative groups whose value thread mode changes, and
+ * fuse.c rewrites per copy (effects.c cg_query_of). */
+typedef enum {
+  CGQ_NONE,
+  CGQ_RANK,      /* the block's thread_rank() */
+  CGQ_SIZE,      /* its size(), num_threads(), cg::group_size */
+  CGQ_INDEX,     /* its thread_index() */
+  CGQ_DIM,       /* its group_dim(), dim_threads() */
+  CGQ_META_RANK, /* meta_group_rank() of a tile partitioned from the block */
+  CGQ_META_SIZE, /* ... its meta_group_size() */
+} CgQuery;
+
 struct Sym {
   SymKind kind;
   char *name;
@@ -461,6 +473,8 @@ struct Node {
   bool type_integral;  /* an expression of integer, bool or enum type */
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
   CgGroup cg_group;    /* an expression whose type is a cooperative group: which */
+  int cg_tile;         /* ... CG_TILE: its size */
+  CgGroup cg_parent;   /* ... CG_TILE: its ParentT's class (CG_NONE: `void`, type-erased) */
   int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */
   struct Promo *promo; /* promote.c: an element access at the owner's index of a promoted array */
   /* Parts of control statements (parse.c fills them from the text). */
@@ -714,6 +728,9 @@ bool stmt_is_idempotent_store(Node *s);
 bool stmt_is_per_copy(Node *s);
 bool sym_is_cooperative_groups(const Sym *s);
 Node *cg_group_operand(const Node *call);   /* the group a cooperative-groups call works on, else NULL */
+bool cg_handle_expr(Node *g);              /* g only names a group (a variable, this_thread_block() ...) */
+CgGroup cg_tile_parent(Node *g);           /* the group tile g was partitioned from, CG_NONE if not known */
+CgQuery cg_query_of(Node *call);           /* what a query reads that thread mode renumbers */
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);

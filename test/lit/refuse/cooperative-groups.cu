@@ -1,12 +1,14 @@
 // Cooperative groups that tfuse does not follow are refused, in the kernel
 // and in a helper it calls, with the reason: in block mode, what reads the
 // block index (group_index), grid-wide groups, coalesced groups, tiles of
-// several warps or of a size given at run time; in thread mode, every query
-// and collective (each logical thread's place changes).  What block mode
-// accepts: emit/cooperative-groups-block-mode.cu.
+// several warps or of a size given at run time; in thread mode without
+// whole warps (here the consecutive mapping), every query and collective
+// (each logical thread's place changes).  What block mode accepts:
+// emit/cooperative-groups-block-mode.cu; thread mode with whole warps:
+// emit/cooperative-groups-thread-mode.cu.
 // RUN: not %tfuse -factor 2 -mode block %s -o %t.out 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: test ! -e %t.out
-// RUN: not %tfuse -factor 2 -mode thread %s -o %t.out 2>&1 | FileCheck %s --check-prefix=THREAD
+// RUN: not %tfuse -factor 2 -mode thread -mapping consecutive %s -o %t.out 2>&1 | FileCheck %s --check-prefix=THREAD
 // RUN: test ! -e %t.out
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
