@@ -525,9 +525,12 @@ CgGroup cg_tile_parent(Node *g) {
   Node *f = v;
   while (node_parent(f))
     f = node_parent(f);
+  /* A write through a pointer tfuse does not follow (`unknown`) reaches
+   * only locals whose address is taken; a call it cannot see, legality
+   * refuses. */
   Effects e = {0};
   effects_of(f, &e);
-  bool written = e.unknown;
+  bool written = false;
   for (int i = 0; i < e.writes.len; i++)
     written |= e.writes.items[i] == s;
   effects_free(&e);

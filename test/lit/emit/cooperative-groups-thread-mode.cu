@@ -23,7 +23,9 @@
 namespace cg = cooperative_groups;
 
 // One row per warp: the warp's index among the block's is its row, their
-// number the rows a block covers (llm.c's softmax kernels).
+// number the rows a block covers (llm.c's softmax kernels).  The store
+// through a pointer loaded from memory, which tfuse does not follow, cannot
+// write `warp`, whose address is never taken.
 // CHECK-LABEL: __global__ void rows(
 // K2:      int row_0 = blockIdx.x * ((unsigned int)(((blockDim.x * 2) * blockDim.y * blockDim.z + 31u) / 32u)) + ((unsigned int)(((threadIdx.x) + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u));
 // K2-NEXT: int row_1 = blockIdx.x * ((unsigned int)(((blockDim.x * 2) * blockDim.y * blockDim.z + 31u) / 32u)) + ((unsigned int)(((threadIdx.x + 1 * blockDim.x) + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u));
@@ -31,7 +33,7 @@ namespace cg = cooperative_groups;
 // CHECK:      float s_0 = TFUSE_GUARD(__tf_live_0, cg::reduce(warp_0, v_0, cg::plus<float>()));
 // CHECK:      (warp_1.thread_rank() == 0);
 #pragma tfuse coarsen
-__global__ void rows(const float *in, float *out, int n) {
+__global__ void rows(const float *in, float *out, float *const *more, int n) {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
   int row = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
@@ -39,8 +41,10 @@ __global__ void rows(const float *in, float *out, int n) {
     return;
   float v = in[row * 32 + warp.thread_rank()];
   float s = cg::reduce(warp, v, cg::plus<float>());
-  if (warp.thread_rank() == 0)
+  if (warp.thread_rank() == 0) {
     out[row] = s;
+    more[0][row] = s;
+  }
 }
 
 // The block's rank and size, by member and by free function; a tile's
@@ -87,11 +91,11 @@ __global__ void grid2d(int *out) {
 
 // Each launch checks that blockDim.x / K is whole warps.
 // CHECK-LABEL: void run(
-// CHECK:      rows<<<n, ::tfuse_rt::coarsen_block_warps(256, 0, {{[24]}}u, "rows", "{{.*}}")>>>(in, out, n);
+// CHECK:      rows<<<n, ::tfuse_rt::coarsen_block_warps(256, 0, {{[24]}}u, "rows", "{{.*}}")>>>(in, out, &out, n);
 // CHECK:      ranks<<<n, ::tfuse_rt::coarsen_block_warps(128, 0, {{[24]}}u, "ranks", "{{.*}}")>>>(u);
 // CHECK:      grid2d<<<n, ::tfuse_rt::coarsen_block_warps(dim3(128, 2), 0, {{[24]}}u, "grid2d", "{{.*}}")>>>(o);
 void run(const float *in, float *out, unsigned *u, int *o, int n) {
-  rows<<<n, 256>>>(in, out, n);
+  rows<<<n, 256>>>(in, out, &out, n);
   ranks<<<n, 128>>>(u);
   grid2d<<<n, dim3(128, 2)>>>(o);
 }
