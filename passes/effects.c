@@ -35,6 +35,12 @@
  * made; a call `f(x)` writes what its body writes, as if inlined, and
  * `calls`.
  *
+ * cg_query_of(call) names the cooperative groups' queries that read what
+ * thread mode renumbers (the block's rank, size, index and extent; a block
+ * tile's meta_group_*); cg_tile_parent, the group a tile was partitioned
+ * from (its type's ParentT, or the initializer of a local that nothing
+ * else writes, by effects_of).
+ *
  * reads_of(n, &r) adds to r the coordinate builtins (per dimension), the
  * special registers named in inline assembly and the shared variables n
  * may read or name, through callee bodies, default arguments, constructors,
@@ -517,6 +523,126 @@ static bool group_var_written(Node *n, const Sym *s, int depth) {
 
 bool cg_group_var_written(Node *body, const Sym *s) { return group_var_written(body, s, 0); }
 
+/* A conversion between group types (`thread_block_tile<32>` from the
+ * `thread_block_tile<32, thread_block>` of tiled_partition): its operand,
+ * else n itself. */
+static Node *cg_converted(Node *n) {
+  for (;;) {
+    n = strip_implicit(n);
+    if (!n || n->kind != N_CALL || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
+        !(n->sym->is_ctor || !strncmp(n->sym->name, "operator ", 9)))
+      return n;
+    Node *obj;
+    bool obj_ptr;
+    Vec args = {0};
+    call_args(n, &obj, &obj_ptr, &args);
+    Node *from = obj ? (obj_ptr ? NULL : obj) : args.len == 1 ? args.items[0] : NULL;
+    vec_free(&args);
+    if (!from || node_strip(from)->cg_group == CG_NONE)
+      return n;
+    n = from;
+  }
+}
+
+/* Whether evaluating the group's expression g does nothing but name a
+ * handle: a variable, this_thread_block(), tiled_partition<N>() of such. */
+bool cg_handle_expr(Node *g) {
+  g = cg_converted(g);
+  if (g && g->kind == N_DECL_REF)
+    return g->sym && (g->sym->kind == SYM_LOCAL || g->sym->kind == SYM_PARAM);
+  if (!g || g->kind != N_CALL || !sym_is_cooperative_groups(g->sym) || !g->sym->name)
+    return false;
+  if (!strcmp(g->sym->name, "this_thread_block"))
+    return true;
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(g, &obj, &obj_ptr, &args);
+  bool ok = !strcmp(g->sym->name, "tiled_partition") && !obj && args.len == 1 && cg_handle_expr(args.items[0]);
+  vec_free(&args);
+  return ok;
+}
+
+/* The N_VAR of local s in the function that holds n. */
+static Node *local_decl(Node *n, const Sym *s) {
+  Node *f = n;
+  while (node_parent(f))
+    f = node_parent(f);
+  Vec todo = {0};
+  vec_push(&todo, f);
+  Node *found = NULL;
+  while (todo.len && !found) {
+    Node *x = todo.items[--todo.len];
+    if (x->kind == N_VAR && x->sym == s)
+      found = x;
+    for (int i = 0; i < x->nkid; i++)
+      vec_push(&todo, x->kid[i]);
+  }
+  vec_free(&todo);
+  return found;
+}
+
+/* The group a tile g was partitioned from: the class of its type's ParentT;
+ * for a type-erased tile (`thread_block_tile<32>`, ParentT void, whose
+ * meta_group_rank is the one stored when it was converted), that of the
+ * tiled_partition<N>(...) initializing it, when g names a local that nothing
+ * but its declaration writes (its address never taken).  CG_NONE: not
+ * known. */
+CgGroup cg_tile_parent(Node *g) {
+  g = cg_converted(g);
+  if (!g || g->cg_group != CG_TILE)
+    return CG_NONE;
+  if (g->cg_parent != CG_NONE || g->kind != N_DECL_REF)
+    return g->cg_parent;
+  Sym *s = g->sym;
+  if (!s || s->kind != SYM_LOCAL || s->is_reference || s->is_pointer || s->addr_taken)
+    return CG_NONE;
+  Node *v = local_decl(g, s);
+  Node *init = v ? var_init(v) : NULL;
+  Node *p = init ? cg_converted(init) : NULL;
+  if (!p || p->kind != N_CALL || !sym_is_cooperative_groups(p->sym) || !p->sym->name ||
+      strcmp(p->sym->name, "tiled_partition") || p->cg_group != CG_TILE || p->cg_tile != g->cg_tile)
+    return CG_NONE;
+  Node *f = v;
+  while (node_parent(f))
+    f = node_parent(f);
+  /* A write through a pointer tfuse does not follow (`unknown`) reaches
+   * only locals whose address is taken; a call it cannot see, legality
+   * refuses. */
+  Effects e = {0};
+  effects_of(f, &e);
+  bool written = false;
+  for (int i = 0; i < e.writes.len; i++)
+    written |= e.writes.items[i] == s;
+  effects_free(&e);
+  return written ? CG_NONE : p->cg_parent;
+}
+
+/* What a query of cooperative groups reads that thread mode renumbers:
+ * the block's rank, size, index or extent, or the index or count of a
+ * tile partitioned from the block among the block's tiles.  CGQ_NONE for
+ * every other call (a tile's own rank and size are its lanes'). */
+CgQuery cg_query_of(Node *call) {
+  Sym *fn = call->kind == N_CALL ? call->sym : NULL;
+  Node *g = fn && sym_is_cooperative_groups(fn) && fn->name ? cg_group_operand(call) : NULL;
+  if (!g)
+    return CGQ_NONE;
+  const char *n = fn->name;
+  if (g->cg_group == CG_BLOCK) {
+    if (!strcmp(n, "thread_rank"))
+      return CGQ_RANK;
+    if (!strcmp(n, "size") || !strcmp(n, "num_threads") || !strcmp(n, "group_size"))
+      return CGQ_SIZE;
+    if (!strcmp(n, "thread_index"))
+      return CGQ_INDEX;
+    if (!strcmp(n, "group_dim") || !strcmp(n, "dim_threads"))
+      return CGQ_DIM;
+    return CGQ_NONE;
+  }
+  if (g->cg_group != CG_TILE || strncmp(n, "meta_group_", 11) || cg_tile_parent(g) != CG_BLOCK)
+    return CGQ_NONE;
+  return !strcmp(n, "meta_group_rank") ? CGQ_META_RANK : !strcmp(n, "meta_group_size") ? CGQ_META_SIZE : CGQ_NONE;
+}
 
 /* ---- functions tfuse knows without reading their bodies ---- */
 

@@ -198,6 +198,54 @@ static char *rescaled_text(Fuse *F, int dim) {
   return arena_printf("(blockDim.%s * %d)", d, F->kd[dim]);
 }
 
+/* ---- cooperative groups' queries in thread mode ----
+ *
+ * legality.c (cg_thread_query_obstacle) lets through, with whole warps,
+ * the block's queries and the meta_group_* of a tile partitioned from the
+ * block: each copy's call becomes its value over the copy's logical index
+ * and the logical extent, the substitutions of threadIdx and blockDim, cast
+ * to the type CUDA's headers return (K = 2, copy 1):
+ *
+ *   block.thread_rank()    ->  ((unsigned int)((threadIdx.x + 1 * blockDim.x)
+ *                                + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)))
+ *   warp.meta_group_rank() ->  ((unsigned int)(<that rank> / 32u))
+ */
+
+/* The copy's logical threadIdx (idx) or blockDim along d. */
+static char *logical_text(Fuse *F, bool idx, int d, Copy c) {
+  if (F->kd[d] > 1)
+    return idx ? seed_text(F, d, c.r[d]) : rescaled_text(F, d);
+  return arena_printf("%s.%s", idx ? "threadIdx" : "blockDim", dim_name(d));
+}
+
+/* What the query `call` of copy c is, or NULL where it stays as written. */
+static char *cg_query_text(Fuse *F, Node *call, Copy c) {
+  CgQuery q = F->k->p.mode == MODE_THREAD ? cg_query_of(call) : CGQ_NONE;
+  if (q == CGQ_NONE)
+    return NULL;
+  char *x = logical_text(F, true, 0, c), *y = logical_text(F, true, 1, c), *z = logical_text(F, true, 2, c);
+  char *bx = logical_text(F, false, 0, c), *by = logical_text(F, false, 1, c), *bz = logical_text(F, false, 2, c);
+  char *rank = arena_printf("%s + %s * (%s + %s * %s)", x, bx, y, by, z);
+  char *size = arena_printf("%s * %s * %s", bx, by, bz);
+  int n = cg_group_operand(call)->cg_tile;
+  switch (q) {
+  case CGQ_RANK:
+    return arena_printf("((unsigned int)(%s))", rank);
+  case CGQ_SIZE:
+    return arena_printf("((unsigned int)(%s))", size);
+  case CGQ_INDEX:
+    return arena_printf("dim3(%s, %s, %s)", x, y, z);
+  case CGQ_DIM:
+    return arena_printf("dim3(%s, %s, %s)", bx, by, bz);
+  case CGQ_META_RANK:
+    return arena_printf("((unsigned int)((%s) / %du))", rank, n);
+  case CGQ_META_SIZE:
+    return arena_printf("((unsigned int)((%s + %du) / %du))", size, n - 1, n);
+  default:
+    return NULL;
+  }
+}
+
 /* ---- rendering a range of the input for copy r (r < 0: uniform) ---- */
 
 static void add_site(Vec *sites, unsigned off, unsigned len, char *text) {
@@ -868,9 +916,19 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
       }
     }
     return;
-  case N_CALL:
+  case N_CALL: {
+    char *q = n->begin >= b && n->end <= e ? cg_query_text(F, n, c) : NULL;
+    if (q) {
+      if (!(c.mask & 1)) {
+        F->failed = true;
+        error_at(n->begin, "internal error: logical index in a statement emitted once");
+      } else {
+        add_site(sites, n->begin, n->end - n->begin, q);
+      }
+      return; /* the group's expression goes with the call */
+    }
     if (!n->in_macro && n->begin >= b && n->end <= e && cg_is_grid_query(n->sym) && F->k->p.mode == MODE_BLOCK) {
-      char *q = grid_query_text(F, n, c);
+      q = grid_query_text(F, n, c);
       if (q)
         add_site(sites, n->begin, n->end - n->begin, q);
       return;
@@ -891,6 +949,7 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     if (!n->in_macro && n->begin >= b && n->end <= e)
       default_arg_sites(F, n, &c, sites);
     break;
+  }
   case N_LAMBDA:
     /* Its parameters (renamed with their uses where they vary) and body
      * only: the implicit captures of `[=]` are references located at the

@@ -567,14 +567,54 @@ static const char *cg_block_refusal(Legal *L, Node *call, Sym *fn, Node *g, Sym 
   return NULL;
 }
 
+/* Thread mode, a query of the block or of a tile: why fuse.c cannot give
+ * each copy its logical value, or NULL.  With whole warps (warps_kept)
+ * copy r of physical thread t is logical thread t.x + r * blockDim.x / K,
+ * lane for lane: a tile's thread_rank and size, and the meta_group_* of a
+ * tile partitioned from a tile (its lane / N), hold as written.  The
+ * block's thread_rank, size, thread_index and dims, and the meta_group_*
+ * of a tile partitioned from the block (block rank / N, (block size + N -
+ * 1) / N in CUDA's headers) read the physical thread and block: fuse.c
+ * replaces each copy's call by its value over the logical index and extent
+ * (cg_query_text), so only where the call's text is the kernel's own and
+ * its group's expression has no effect to keep. */
+static const char *cg_thread_query_obstacle(Legal *L, Node *call, Node *g, const char *nm, Sym *in) {
+  bool meta = !strncmp(nm, "meta_group_", 11);
+  CgGroup parent = meta && g->cg_group == CG_TILE ? cg_tile_parent(g) : CG_NONE;
+  const char *what = meta ? "the tile's index among the block's tiles (or their number), which thread mode changes"
+                          : "it reads the thread's place in its group or the group's size, which thread mode changes";
+  if (g->cg_group == CG_TILE && (!meta || parent == CG_TILE))
+    return warps_kept(L) ? NULL : arena_printf("%s%s", what, WARPS_KEPT_ONLY);
+  if (meta && parent != CG_BLOCK)
+    return arena_printf("%s; tfuse renumbers it only for a tile partitioned from the block or from a tile "
+                        "(`cg::tiled_partition<N>(block)`, or a local it initializes that nothing else writes)",
+                        what);
+  if (cg_query_of(call) == CGQ_NONE)
+    return what;
+  if (!warps_kept(L))
+    return arena_printf("%s; tfuse rewrites it per copy only with -mapping stride along x alone", what);
+  if (in)
+    return arena_printf("%s; tfuse rewrites it per copy only in the kernel's body (pass the value as an argument)",
+                        what);
+  if (call->in_macro || call->end <= call->begin || L->u->src->text[call->end - 1] != ')')
+    return arena_printf("%s; tfuse rewrites the call per copy, but cannot rewrite this one (spell it outside a "
+                        "macro)", what);
+  if (!cg_handle_expr(g))
+    return arena_printf("%s; tfuse replaces the call per copy by its value, and its group's expression does more "
+                        "than name the group (use a variable)", what);
+  return NULL;
+}
+
 /* A call into cooperative groups (classed by effects.c's cg_class), per
  * call.  Block mode keeps the block's threads and warps: the queries of
  * the block and of a tile (thread_rank, size, meta_group_rank ...) and a
  * tile's collectives (shfl, ballot, match, sync, cg::reduce, the scans)
  * mean in each copy what they meant in the original block, and each copy
  * runs them under its guard, which the whole block shares.  Thread mode
- * moves every logical thread: only handles, their copies and the block's
- * barrier stay.  Anything that reads the block index, and every other
+ * moves every logical thread: handles, their copies and the block's
+ * barrier stay; with whole warps, tiles' collectives and queries too, and
+ * the queries cg_thread_query_obstacle lets fuse.c rewrite per copy.
+ * Anything that reads the block index, and every other
  * group (grid, cluster, coalesced, labeled, type-erased, a tile of several
  * warps), are refused. */
 static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
@@ -604,15 +644,12 @@ static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
   } else if (!cg_operators_known(call)) {
     why = "its operator is not one of cooperative groups' (cg::plus, cg::less, ...): it runs inside CUDA's "
           "headers, where tfuse cannot see what it reads";
-  } else if (thread && g->cg_group == CG_TILE && (c == FN_WARP || !strncmp(nm, "meta_group_", 11))) {
-    /* Whole warps: a tile's lanes and collectives are the logical warp's,
-     * but its index among the block's tiles is the physical warp's. */
-    if (!strncmp(nm, "meta_group_", 11))
-      why = "the tile's index among the block's tiles (or their number), which thread mode changes";
-    else if (!warps_kept(L))
+  } else if (thread && g->cg_group == CG_TILE && c == FN_WARP) {
+    /* Whole warps: a tile's lanes and collectives are the logical warp's. */
+    if (!warps_kept(L))
       why = "a collective of a tile, whose lanes thread mode would split across copies" WARPS_KEPT_ONLY;
-  } else if (thread && !(g->cg_group == CG_TILE && warps_kept(L))) {
-    why = "it reads the thread's place in its group or the group's size, which thread mode changes";
+  } else if (thread) {
+    why = cg_thread_query_obstacle(L, call, g, nm, in);
   }
   if (!why)
     return;
@@ -627,8 +664,7 @@ static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
  * coarsening changes: no rewrite reaches it.  in: the helper holding n. */
 static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
   if (n->kind == N_CALL && node_parent(n) && node_parent(n)->kind == N_VAR)
-    return; 
-/* a declaration's construction: the variable answers for it */
+    return; /* a declaration's construction: the variable answers for it */
   Reads r = {0};
   reads_implicit(n, &r);
   if (reads_changed(L->k, &r)) {

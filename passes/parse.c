@@ -104,10 +104,30 @@ static char *take_string(CXString s) {
   return r;
 }
 
+static CgGroup cg_group_of(const char *ts, int *tile, CgGroup *parent);
+
+/* The class of a tile's ParentT, spelled from `p` up to the `>` that closes
+ * the tile's template arguments. */
+static CgGroup cg_parent_of(const char *p) {
+  while (*p == ' ')
+    p++;
+  size_t len = 0;
+  for (int depth = 0; p[len] && (depth || p[len] != '>'); len++)
+    depth += p[len] == '<' ? 1 : p[len] == '>' ? -1 : 0;
+  int tile;
+  CgGroup grand;
+  return cg_group_of(arena_strndup(p, len), &tile, &grand);
+}
+
 /* A record type's spelling (canonical, qualifiers first) that names a
  * cooperative group: the block, a tile of one warp or of several, a
- * coalesced, type-erased or grid group, or another. */
-static CgGroup cg_group_of(const char *ts) {
+ * coalesced, type-erased or grid group, or another.  For a tile of at most
+ * one warp, *tile gets its size and *parent the class of its ParentT
+ * (`thread_block_tile<32, thread_block>`: CG_BLOCK; CG_NONE for `void`,
+ * the type-erased parent of `thread_block_tile<32>`). */
+static CgGroup cg_group_of(const char *ts, int *tile, CgGroup *parent) {
+  *tile = 0;
+  *parent = CG_NONE;
   for (bool more = true; more;) {
     more = false;
     if (!strncmp(ts, "const ", 6) || !strncmp(ts, "volatile ", 9)) {
@@ -125,8 +145,13 @@ static CgGroup cg_group_of(const char *ts) {
   if (!strncmp(ts, "thread_block_tile<", 18)) {
     char *end;
     long n = strtol(ts + 18, &end, 10);
-    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1)
-      return n <= 32 ? CG_TILE : CG_MULTI;
+    if (end != ts + 18 && (*end == ',' || *end == '>') && n > 32)
+      return CG_MULTI;
+    if (end != ts + 18 && (*end == ',' || *end == '>') && n >= 1) {
+      *tile = (int)n;
+      *parent = *end == ',' ? cg_parent_of(end + 1) : CG_NONE;
+      return CG_TILE;
+    }
   }
   if (!strcmp(ts, "coalesced_group"))
     return CG_COALESCED;
@@ -1512,7 +1537,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
     if (ct.kind == CXType_Record) {
       char *ts = take_string(clang_getTypeSpelling(ct));
       n->type_dim3 = !strcmp(ts, "dim3") || !strcmp(ts, "uint3");
-      n->cg_group = cg_group_of(ts);
+      n->cg_group = cg_group_of(ts, &n->cg_tile, &n->cg_parent);
     }
   }
 

@@ -379,6 +379,18 @@ typedef enum {
   CG_OTHER, /* a cluster or multi-grid group, and the library's other types */
 } CgGroup;
 
+/* A query of cooperative groups whose value thread mode changes, and
+ * fuse.c rewrites per copy (effects.c cg_query_of). */
+typedef enum {
+  CGQ_NONE,
+  CGQ_RANK,      /* the block's thread_rank() */
+  CGQ_SIZE,      /* its size(), num_threads(), cg::group_size */
+  CGQ_INDEX,     /* its thread_index() */
+  CGQ_DIM,       /* its group_dim(), dim_threads() */
+  CGQ_META_RANK, /* meta_group_rank() of a tile partitioned from the block */
+  CGQ_META_SIZE, /* ... its meta_group_size() */
+} CgQuery;
+
 struct Sym {
   SymKind kind;
   char *name;
@@ -474,6 +486,8 @@ struct Node {
   bool type_array;     /* an expression of array type (before its decay to a pointer) */
   bool type_pointer;   /* an expression of pointer type */
   CgGroup cg_group;    /* an expression whose type is a cooperative group: which */
+  int cg_tile;         /* ... CG_TILE: its size */
+  CgGroup cg_parent;   /* ... CG_TILE: its ParentT's class (CG_NONE: `void`, type-erased) */
   int type_arith;      /* an arithmetic expression: its canonical type (an id), else 0 */
   struct Promo *promo; /* promote.c: an element access at the owner's index of a promoted array */
   /* Parts of control statements (parse.c fills them from the text). */
@@ -740,6 +754,9 @@ bool node_is_value_wrapper(const Node *n);
  * the local or parameter s: any use but a call on it, a copy, or passing it
  * where it is not changed. */
 bool cg_group_var_written(Node *body, const Sym *s);
+bool cg_handle_expr(Node *g);              /* g only names a group (a variable, this_thread_block() ...) */
+CgGroup cg_tile_parent(Node *g);           /* the group tile g was partitioned from, CG_NONE if not known */
+CgQuery cg_query_of(Node *call);           /* what a query reads that thread mode renumbers */
 /* Adds to out (once each) every __shared__ variable that the function fn (a
  * kernel's N_FUNC) and the functions it calls name, extern ones included. */
 void kernel_shared_vars(Node *fn, Vec *out);

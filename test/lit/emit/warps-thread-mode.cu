@@ -4,7 +4,8 @@
 // (coarsen_block_warps stops with the reason otherwise).  So a tile's
 // collectives, its thread_rank and a warp reduction are emitted per copy
 // as written; the tile's index among the block's tiles (meta_group_rank)
-// and the block's queries stay refused (refuse/cooperative-groups.cu).
+// and the block's queries are rewritten per copy
+// (emit/cooperative-groups-thread-mode.cu).
 // -factor auto marks such a thread-mode candidate mode 3: the runtime runs
 // it only for blocks whose 1/K is whole warps.
 // REQUIRES: nvcc

@@ -5,13 +5,15 @@
 // in the original's threads (a condition that differs between the copies, a
 // return that only some copies take), a barrier over warps under control
 // that differs between the copies and the threads, a type-erased group that
-// may be assigned, an operator of the user's in cg::reduce; in thread mode,
-// every query and collective (each logical thread's place changes).  What
-// block mode accepts: emit/cooperative-groups-block-mode.cu and
-// emit/cooperative-groups-block-forms.cu.
+// may be assigned, an operator of the user's in cg::reduce; in thread mode
+// without whole warps (here the consecutive mapping), every query and
+// collective (each logical thread's place changes).  What block mode
+// accepts: emit/cooperative-groups-block-mode.cu and
+// emit/cooperative-groups-block-forms.cu; thread mode with whole warps:
+// emit/cooperative-groups-thread-mode.cu.
 // RUN: not %tfuse -factor 2 -mode block %s -o %t.out 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: test ! -e %t.out
-// RUN: not %tfuse -factor 2 -mode thread %s -o %t.out 2>&1 | FileCheck %s --check-prefix=THREAD
+// RUN: not %tfuse -factor 2 -mode thread -mapping consecutive %s -o %t.out 2>&1 | FileCheck %s --check-prefix=THREAD
 // RUN: test ! -e %t.out
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
