@@ -402,6 +402,16 @@ static unsigned cg_sources(Legal *L, Node *g, int depth, const char **why) {
     return 0;
   }
   const Sym *cg = g->kind == N_CALL ? (g->sym ? g->sym : g->ncand ? g->cand[0] : NULL) : NULL;
+  /* `this_thread_block(scratch)` in a template (its type depends on the
+   * scratch's): the block all the same; every candidate is the library's
+   * this_thread_block. */
+  bool block_handle = cg && g->kind == N_CALL;
+  for (int i = 0; block_handle && i < (g->sym ? 1 : g->ncand); i++) {
+    const Sym *c = g->sym ? g->sym : g->cand[i];
+    block_handle = c && sym_is_cooperative_groups(c) && c->name && !strcmp(c->name, "this_thread_block");
+  }
+  if (block_handle)
+    return SRC_BLOCK;
   if (cg && sym_is_cooperative_groups(cg) && cg->name && !strcmp(cg->name, "tiled_partition")) {
     if (g->cg_group == CG_NONE)
       return SRC_TILE | SRC_MULTI; /* `tiled_partition<N>(b)`, N a template parameter */

@@ -149,7 +149,27 @@ __global__ void grid_queries(unsigned *out) {
       (unsigned)g.num_threads() + g.group_dim().y;
 }
 
+// The block from this_thread_block(scratch) in a template, whose type
+// depends on the scratch's: still the block (cuda-samples' reduction).
+// CHECK-LABEL: __global__ void scratch_tiles(
+// CHECK:      auto cta = cg::this_thread_block(scratch);
+// CHECK:      v_0 = reduce_n(v_0, wide_0);
+// CHECK-NEXT: if (__tf_ok_1) v_1 = reduce_n(v_1, wide_1);
+// CHECK:      cg::sync(cta);
+#pragma tfuse coarsen
+template <unsigned B> __global__ void scratch_tiles(const int *in, int *out) {
+  __shared__ cg::block_tile_memory<B> scratch;
+  auto cta = cg::this_thread_block(scratch);
+  auto wide = cg::tiled_partition<64>(cta);
+  int i = blockIdx.x * B + threadIdx.x;
+  int v = in[i];
+  v = reduce_n(v, wide);
+  cg::sync(cta);
+  out[i] = v;
+}
+
 void run(int *o, unsigned *u, const int *in, int n) {
+  scratch_tiles<128><<<n, 128>>>(in, o);
   erased<<<n, 128, 0>>>(o);
   tiles<<<n, 128>>>(in, o);
   coalesced<<<n, 128>>>(o, o, o, in, n);
