@@ -29,7 +29,7 @@
  * (Kernel.untunable: why not).  launch_rewrite_auto (launch.c) then turns
  * each launch into a dispatch through runtime/include/tfuse/tune.h.
  *
- * The tune space (options -candidates and -tune-space, docs in README):
+ * The tune space (options -candidates and -tune-space, docs/auto.md):
  *   -candidates 2,4,8                  factors, in the kernel's own mode and
  *                                      dimension (default 2,4,8,16)
  *   -tune-space "block.x:2,4 thread.y:2"  items MODE.DIM[.consecutive]:K,...

@@ -12,7 +12,7 @@
 # Crashes, leaks, UB reports and hangs (over 30 s) land in
 # build-fuzz/fuzz/findings/ as crash-*, leak-*, timeout-*, oom-*; reproduce
 # one with: build-fuzz/bin/tfuse-fuzz FILE (the environment below matters:
-# source scripts/fuzz-frontend.sh --env, or see README.md).
+# source scripts/fuzz-frontend.sh --env, or see docs/testing.md).
 #
 # usage: bash scripts/fuzz-frontend.sh [-t SECONDS] [-j JOBS] [-- LIBFUZZER_ARGS...]
 #        bash scripts/fuzz-frontend.sh --env    (prints the environment to export)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU benchmark and check of the samples, in two halves (README.md,
+# GPU benchmark and check of the samples, in two halves (docs/testing.md,
 # docs/BENCHMARK.md):
 #
 #   bash scripts/gpu-check.sh [-k "1 2 4 8 16"] [-t N] [-o gpu-work] [-c|-C] [-a|-A]

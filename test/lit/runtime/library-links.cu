@@ -1,6 +1,6 @@
 // A program with a checked launch links against the check runtime with
 // nvcc, both from the source (runtime/src/check.cpp) and as the archive the
-// CMake build makes (lib/libtfuse_check.a), with -lcuda, as README.md says.
+// CMake build makes (lib/libtfuse_check.a), with -lcuda, as docs/check.md says.
 // Run without a GPU (a copy of the CUDA stub driver stands in for
 // libcuda.so.1, so CUDA itself fails, also on a machine with a GPU):
 //   - check_on() is false when the environment variable that turns checking
