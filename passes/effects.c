@@ -357,16 +357,10 @@ static void store_through(Node *ptr, Effects *e) {
 /* ---- calls ---- */
 
 /* The child of a dependent call that names its callee (the overload set). */
+/* The child of a dependent call that names its callee (parse.c
+ * set_candidates): an operator's stands between its operands. */
 static int dependent_callee_index(const Node *call) {
-  for (int i = 0; i < call->nkid; i++) {
-    const Node *c = call->kid[i];
-    for (int depth = 0; c && depth < 4; depth++) {
-      if (c->cand == call->cand)
-        return i;
-      c = c->nkid ? c->kid[c->nkid - 1] : NULL;
-    }
-  }
-  return 0;
+  return call->cand_callee >= 0 && call->cand_callee < call->nkid ? call->cand_callee : 0;
 }
 
 void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args) {

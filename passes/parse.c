@@ -974,7 +974,8 @@ static void drop_host_only_candidates(Node *n);
 /* Sets the call's candidates: those of cand that take nargs arguments
  * (all for an operator, whose operands may count its object).  A copy: the
  * name's overload set is shared. */
-static void set_candidates(Node *call, Sym **cand, int ncand, int nargs, const char *name) {
+static void set_candidates(Node *call, int callee, Sym **cand, int ncand, int nargs, const char *name) {
+  call->cand_callee = callee;
   bool op = name && !strncmp(name, "operator", 8);
   call->cand = arena_alloc(sizeof(Sym *) * (size_t)(ncand + 1));
   call->ncand = 0;
@@ -1061,7 +1062,7 @@ static void member_candidates(Unit *u, Node *call, const char *name) {
     vec_push(&im->member_scans, m);
   }
   if (!m->field && m->fns.len) {
-    set_candidates(call, (Sym **)m->fns.items, m->fns.len, call_nargs(call, 0), name);
+    set_candidates(call, 0, (Sym **)m->fns.items, m->fns.len, call_nargs(call, 0), name);
     drop_host_only_candidates(call);
   }
 }
@@ -1246,7 +1247,7 @@ static void fn_param_callee(Unit *u, Node *call, CXCursor c) {
     return;
   Vec fns = {0}, seen = {0};
   if (resolve_fn_param(u, param, &fns, &seen) && fns.len) {
-    set_candidates(call, (Sym **)fns.items, fns.len, call_nargs(call, 0), call->spelling);
+    set_candidates(call, 0, (Sym **)fns.items, fns.len, call_nargs(call, 0), call->spelling);
     call->sym = NULL;
   }
   vec_free(&fns);
@@ -1263,14 +1264,14 @@ static void dependent_callee(Unit *u, Node *call) {
       d = d->kid[0];
     for (int j = 0; d->kind == N_DECL_REF && j < d->nkid; j++)
       if (d->kid[j]->cand) {
-        set_candidates(call, d->kid[j]->cand, d->kid[j]->ncand, call_nargs(call, i), d->kid[j]->spelling);
+        set_candidates(call, i, d->kid[j]->cand, d->kid[j]->ncand, call_nargs(call, i), d->kid[j]->spelling);
         return;
       }
   }
   Node *c = call->kid[0];
   for (int depth = 0; c && depth < 4; depth++) {
     if (c->cand) {
-      set_candidates(call, c->cand, c->ncand, call_nargs(call, 0), c->spelling);
+      set_candidates(call, 0, c->cand, c->ncand, call_nargs(call, 0), c->spelling);
       return;
     }
     Node *next = NULL;

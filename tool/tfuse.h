@@ -467,6 +467,7 @@ struct Node {
    * as many arguments; spelling is the name. */
   Sym **cand;
   int ncand;
+  int cand_callee;     /* a call with candidates: the child that names its callee */
   bool nargs_open; /* N_CALL (parse.c): an argument is a pack expansion, so any number may be passed */
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
