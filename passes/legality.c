@@ -1248,6 +1248,13 @@ static void walk(Legal *L, Node *n) {
       if (node_is_block_reduce(n) && after_varying_return(n))
         refuse(L, n->begin, "%s after a return that only some copies take: the merged %s would still combine "
                "the returned copies' predicates", n->sym->name, thread ? "thread" : "block");
+      /* The combination is written into the statement as it stands; a
+       * statement written once per copy would evaluate it K times, the
+       * later copies' after the earlier copies' stores. */
+      if (thread && node_is_block_reduce(n) && enclosing_stmt(n) && stmt_is_per_copy(enclosing_stmt(n)))
+        refuse(L, n->begin, "%s in a statement that thread mode writes once per copy (it stores a value that "
+               "differs between the copies): each copy's statement would combine the copies' predicates after "
+               "the earlier copies' stores; assign the call to a variable of its own first", n->sym->name);
       if (thread && node_is_block_reduce(n) && (n->in_macro || node_has_side_effects_args(n)))
         refuse(L, n->begin, "%s: thread mode writes one call per copy, so %s",
                n->sym->name, n->in_macro ? "it must be spelled outside a macro" :

@@ -30,4 +30,19 @@ __global__ void limits(int *out, const float *in, int n) {
   out[i] = c + h + o + a;
 }
 
+// Thread mode writes the copies' calls combined into the statement; a
+// statement written once per copy (acc differs between the copies) would
+// evaluate the combination K times, the later after the earlier copies'
+// stores (acc_1's statement would read the new acc_0).  Block mode: one call
+// per copy, each in its own copy's statement.
+#pragma tfuse coarsen
+__global__ void per_copy(int *out, const int *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned acc = in[i];
+  // THREAD: syncthreads-count-limits.cu:[[@LINE+1]]:30: error: __syncthreads_count in a statement that thread mode writes once per copy (it stores a value that differs between the copies): each copy's statement would combine the copies' predicates after the earlier copies' stores; assign the call to a variable of its own first
+  acc = acc * 5u + (unsigned)__syncthreads_count(acc % 5u != 0u);
+  out[i] = acc;
+}
+
 void run(int *o, const float *in, int n) { limits<<<n / 64, 64>>>(o, in, n); }
+void run2(int *o, const int *in, int n) { per_copy<<<n / 64, 64>>>(o, in); }
