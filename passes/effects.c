@@ -557,25 +557,6 @@ bool cg_handle_expr(Node *g) {
   return ok;
 }
 
-/* The N_VAR of local s in the function that holds n. */
-static Node *local_decl(Node *n, const Sym *s) {
-  Node *f = n;
-  while (node_parent(f))
-    f = node_parent(f);
-  Vec todo = {0};
-  vec_push(&todo, f);
-  Node *found = NULL;
-  while (todo.len && !found) {
-    Node *x = todo.items[--todo.len];
-    if (x->kind == N_VAR && x->sym == s)
-      found = x;
-    for (int i = 0; i < x->nkid; i++)
-      vec_push(&todo, x->kid[i]);
-  }
-  vec_free(&todo);
-  return found;
-}
-
 /* The group a tile g was partitioned from: the class of its type's ParentT;
  * for a type-erased tile (`thread_block_tile<32>`, ParentT void, whose
  * meta_group_rank is the one stored when it was converted), that of the
@@ -591,15 +572,15 @@ CgGroup cg_tile_parent(Node *g) {
   Sym *s = g->sym;
   if (!s || s->kind != SYM_LOCAL || s->is_reference || s->is_pointer || s->addr_taken)
     return CG_NONE;
-  Node *v = local_decl(g, s);
+  Node *f = g; /* the function that holds g */
+  while (node_parent(f))
+    f = node_parent(f);
+  Node *v = node_find_var(f, s);
   Node *init = v ? var_init(v) : NULL;
   Node *p = init ? cg_converted(init) : NULL;
   if (!p || p->kind != N_CALL || !sym_is_cooperative_groups(p->sym) || !p->sym->name ||
       strcmp(p->sym->name, "tiled_partition") || p->cg_group != CG_TILE || p->cg_tile != g->cg_tile)
     return CG_NONE;
-  Node *f = v;
-  while (node_parent(f))
-    f = node_parent(f);
   /* A write through a pointer tfuse does not follow (`unknown`) reaches
    * only locals whose address is taken; a call it cannot see, legality
    * refuses. */
@@ -1263,32 +1244,34 @@ void kernel_shared_vars(Node *fn, Vec *out) {
   reads_free(&r);
 }
 
-static bool barrier_rec(const Node *n, Vec *seen) {
-  if (node_is_barrier(n))
+static bool holds_rec(const Node *n, bool (*hit)(const Node *), Vec *seen) {
+  if (hit(n))
     return true;
   if (n->kind == N_CALL) {
     int count = n->sym ? 1 : n->ncand;
     for (int i = 0; i < count; i++) {
       Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn_class(fn) == FN_BODY && !visited(seen, fn) && barrier_rec(fn->body, seen))
+      if (fn && fn_class(fn) == FN_BODY && !visited(seen, fn) && holds_rec(fn->body, hit, seen))
         return true;
     }
   }
   for (int i = 0; i < n->nkid; i++)
-    if (barrier_rec(n->kid[i], seen))
+    if (holds_rec(n->kid[i], hit, seen))
       return true;
   return false;
 }
 
-bool fn_holds_barrier(const Sym *fn) {
+bool fn_holds(const Sym *fn, bool (*hit)(const Node *)) {
   if (!fn || fn_class(fn) != FN_BODY)
     return false;
   Vec seen = {0};
   vec_push(&seen, (void *)fn);
-  bool r = barrier_rec(fn->body, &seen);
+  bool r = holds_rec(fn->body, hit, &seen);
   vec_free(&seen);
   return r;
 }
+
+bool fn_holds_barrier(const Sym *fn) { return fn_holds(fn, node_is_barrier); }
 
 /* ---- reads: the coordinates and shared memory code may read ----
  *

@@ -336,17 +336,6 @@ static bool call_may_call(const Node *call, const Sym *fn) {
   return false;
 }
 
-static Node *find_var_decl(Node *n, const Sym *s) {
-  if (n->kind == N_VAR && n->sym == s)
-    return n;
-  for (int i = 0; i < n->nkid; i++) {
-    Node *d = find_var_decl(n->kid[i], s);
-    if (d)
-      return d;
-  }
-  return NULL;
-}
-
 /* The sources of parameter `index` of fn: its argument at every call in the
  * project's functions; any other reference to fn (its address) fails. */
 static unsigned param_sources(Legal *L, Node *n, const Sym *fn, int index, int depth, const char **why) {
@@ -403,14 +392,9 @@ static unsigned cg_sources(Legal *L, Node *g, int depth, const char **why) {
   }
   const Sym *cg = g->kind == N_CALL ? (g->sym ? g->sym : g->ncand ? g->cand[0] : NULL) : NULL;
   /* `this_thread_block(scratch)` in a template (its type depends on the
-   * scratch's): the block all the same; every candidate is the library's
-   * this_thread_block. */
-  bool block_handle = cg && g->kind == N_CALL;
-  for (int i = 0; block_handle && i < (g->sym ? 1 : g->ncand); i++) {
-    const Sym *c = g->sym ? g->sym : g->cand[i];
-    block_handle = c && sym_is_cooperative_groups(c) && c->name && !strcmp(c->name, "this_thread_block");
-  }
-  if (block_handle)
+   * scratch's): the block all the same. */
+  const char *cgname = cg_call_name(g);
+  if (cgname && !strcmp(cgname, "this_thread_block"))
     return SRC_BLOCK;
   if (cg && sym_is_cooperative_groups(cg) && cg->name && !strcmp(cg->name, "tiled_partition")) {
     if (g->cg_group == CG_NONE)
@@ -437,7 +421,7 @@ static unsigned cg_sources(Legal *L, Node *g, int depth, const char **why) {
     return 0;
   }
   if (s->kind == SYM_LOCAL) {
-    Node *d = find_var_decl(f->sym->body, s);
+    Node *d = node_find_var(f->sym->body, s);
     Node *init = d ? var_init(d) : NULL;
     if (!init) {
       *why = arena_printf("'%s' is a type-erased or template-dependent group without an initializer", s->name);
@@ -507,40 +491,11 @@ static bool is_query_object(Node *n) {
          fn_class(c->sym) == FN_PURE && !c->sym->is_ctor && !c->sym->is_defaulted;
 }
 
-static bool seen_before(Vec *seen, Sym *fn) {
-  for (int i = 0; i < seen->len; i++)
-    if (seen->items[i] == fn)
-      return true;
-  vec_push(seen, fn);
-  return false;
-}
-
-static bool holds_coalesced_rec(const Node *n, Vec *seen) {
-  if (n->cg_group == CG_COALESCED)
-    return true;
-  if (n->kind == N_CALL) {
-    int count = n->sym ? 1 : n->ncand;
-    for (int i = 0; i < count; i++) {
-      Sym *fn = n->sym ? n->sym : n->cand[i];
-      if (fn && fn_class(fn) == FN_BODY && !seen_before(seen, fn) && holds_coalesced_rec(fn->body, seen))
-        return true;
-    }
-  }
-  for (int i = 0; i < n->nkid; i++)
-    if (holds_coalesced_rec(n->kid[i], seen))
-      return true;
-  return false;
-}
+static bool is_coalesced(const Node *n) { return n->cg_group == CG_COALESCED; }
 
 /* Whether fn's body, or a helper it calls, holds an expression of type
  * coalesced_group: the kernel's calls of fn answer for it (coalesced_site). */
-static bool fn_holds_coalesced(const Sym *fn) {
-  Vec seen = {0};
-  vec_push(&seen, (void *)fn);
-  bool r = holds_coalesced_rec(fn->body, &seen);
-  vec_free(&seen);
-  return r;
-}
+static bool fn_holds_coalesced(const Sym *fn) { return fn_holds(fn, is_coalesced); }
 
 /* Block mode: why tfuse cannot follow a call into cooperative groups, or NULL. */
 static const char *cg_block_refusal(Legal *L, Node *call, Sym *fn, Node *g, Sym *in) {

@@ -304,27 +304,6 @@ static bool is_function_kind(enum CXCursorKind k) {
          k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
 }
 
-/* Whether a function's declaration says constexpr (or consteval): the
- * tokens from its start to its name.  nvcc lets device code call such a
- * function (--expt-relaxed-constexpr) though it has no __device__. */
-static bool decl_is_constexpr(CXCursor decl) {
-  CXSourceRange ext = clang_getCursorExtent(decl);
-  CXSourceRange head = clang_getRange(clang_getRangeStart(ext), clang_getCursorLocation(decl));
-  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(decl);
-  CXToken *toks = NULL;
-  unsigned n = 0;
-  clang_tokenize(tu, head, &toks, &n);
-  bool found = false;
-  for (unsigned i = 0; i < n && !found; i++) {
-    CXString sp = clang_getTokenSpelling(tu, toks[i]);
-    const char *t = clang_getCString(sp);
-    found = t && (!strcmp(t, "constexpr") || !strcmp(t, "consteval"));
-    clang_disposeString(sp);
-  }
-  clang_disposeTokens(tu, toks, n);
-  return found;
-}
-
 /* Whether the tokens of a range hold `tok`. */
 static bool range_has_token(CXTranslationUnit tu, CXSourceRange r, const char *tok) {
   CXToken *toks = NULL;
@@ -338,6 +317,16 @@ static bool range_has_token(CXTranslationUnit tu, CXSourceRange r, const char *t
   }
   clang_disposeTokens(tu, toks, n);
   return found;
+}
+
+/* Whether a function's declaration says constexpr (or consteval): the
+ * tokens from its start to its name.  nvcc lets device code call such a
+ * function (--expt-relaxed-constexpr) though it has no __device__. */
+static bool decl_is_constexpr(CXCursor decl) {
+  CXSourceRange ext = clang_getCursorExtent(decl);
+  CXSourceRange head = clang_getRange(clang_getRangeStart(ext), clang_getCursorLocation(decl));
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(decl);
+  return range_has_token(tu, head, "constexpr") || range_has_token(tu, head, "consteval");
 }
 
 typedef struct {

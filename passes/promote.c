@@ -100,17 +100,6 @@ static bool local_written(PA *pa, Sym *s) {
   return written;
 }
 
-static Node *var_node(Node *n, Sym *s) {
-  if (n->kind == N_VAR && n->sym == s)
-    return n;
-  for (int i = 0; i < n->nkid; i++) {
-    Node *v = var_node(n->kid[i], s);
-    if (v)
-      return v;
-  }
-  return NULL;
-}
-
 /* The block dimension (0..2) a subscript is the thread coordinate of, or
  * -1.  *key identifies the coordinate for comparing accesses. */
 static int coordinate(PA *pa, Node *e, const void **key) {
@@ -122,7 +111,7 @@ static int coordinate(PA *pa, Node *e, const void **key) {
   /* A local copy of threadIdx.d, in a type that holds every index (1024). */
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_LOCAL && !n->sym->is_array &&
       !n->sym->is_reference && n->sym->int_bytes >= 2) {
-    Node *v = var_node(pa->body, n->sym);
+    Node *v = node_find_var(pa->body, n->sym);
     Node *init = v ? var_init(v) : NULL;
     Node *b = init ? node_strip(init) : NULL;
     if (b && b->kind == N_BUILTIN && b->bi == BI_THREADIDX && b->bi_dim >= 0 && !local_written(pa, n->sym)) {
@@ -173,7 +162,7 @@ static int block_rank(Unit *u, Node *launch, Node *e, int depth) {
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_LOCAL) {
     /* A dim3 local used only in launch configurations. */
     Node *fn = enclosing_function(launch);
-    Node *v = var_node(fn, n->sym);
+    Node *v = node_find_var(fn, n->sym);
     Node *init = v ? var_init(v) : NULL;
     if (!init)
       return 0;

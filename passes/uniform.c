@@ -125,7 +125,7 @@ bool node_is_block_reduce(const Node *n) {
 
 /* The cooperative-groups function a call calls: its callee, or the one name
  * every candidate of a dependent call shares in the namespace. */
-static const char *cg_call_name(const Node *n) {
+const char *cg_call_name(const Node *n) {
   if (n->kind != N_CALL)
     return NULL;
   if (n->sym)
@@ -257,6 +257,17 @@ bool node_has_side_effects(const Node *n) {
     if (node_has_side_effects(n->kid[i]))
       return true;
   return false;
+}
+
+Node *node_find_var(Node *n, const Sym *s) {
+  if (n->kind == N_VAR && n->sym == s)
+    return n;
+  for (int i = 0; i < n->nkid; i++) {
+    Node *v = node_find_var(n->kid[i], s);
+    if (v)
+      return v;
+  }
+  return NULL;
 }
 
 Node *node_parent(Node *n) {

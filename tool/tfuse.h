@@ -663,6 +663,9 @@ Node *node_strip(Node *n);
 bool node_is_barrier(const Node *n);
 bool node_is_block_reduce(const Node *n);
 bool node_is_cg_block_sync(const Node *n);
+/* The cooperative-groups function a call calls (its callee, or the name all
+ * its candidates share in the namespace), else NULL. */
+const char *cg_call_name(const Node *n);
 /* `cooperative_groups::this_thread_block()`. */
 bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
@@ -676,6 +679,8 @@ bool node_is_incdec(const Node *n);
 bool node_has_side_effects(const Node *n);
 /* The nearest ancestor that is not a parenthesis or implicit node. */
 Node *node_parent(Node *n);
+/* The declaration (N_VAR) of s under n, or NULL. */
+Node *node_find_var(Node *n, const Sym *s);
 /* A variable declaration's initializer, or NULL. */
 Node *var_init(Node *var);
 /* Whether `arg` is passed to `call` by non-const reference. */
@@ -773,6 +778,8 @@ bool call_is_value(const Node *call);
 Node *call_lambda(const Node *call);
 /* Whether n lies inside a lambda's body (or its parameters). */
 bool node_in_lambda(const Node *n);
+/* Whether the helper fn's body, or a helper it calls, holds a node for which hit is true. */
+bool fn_holds(const Sym *fn, bool (*hit)(const Node *));
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
 
