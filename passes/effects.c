@@ -791,12 +791,6 @@ static const char *member_class(const Sym *fn) {
   return s ? arena_strndup(s, (size_t)(strchr(s, '@') - s)) : NULL;
 }
 
-/* Declared in namespace cooperative_groups (not: a function that takes a
- * group, whose USR names the parameter's type). */
-bool sym_is_cooperative_groups(const Sym *s) {
-  return s && s->usr && !strncmp(s->usr, "c:@N@cooperative_groups@", 24);
-}
-
 /* A member's class from its USR: the last `@S@name`, `@ST>..@name` or
  * `@SP>..@name` before the function's own `@F@` or `@FT@`, template
  * arguments cut off. NULL for a free function. */
@@ -1468,8 +1462,6 @@ bool reads_of_asm(Node *a, Reads *r, const char **reg) {
   return ok;
 }
 
-bool arg_is_default(const Node *a) { return a->kind == N_UNEXPOSED && a->nkid == 0; }
-
 /* The default expression among a parameter's children: after its name and `=`. */
 static Node *param_default_expr(Node *param) {
   if (!param->sym || param->nkid == 0)
@@ -2134,4 +2126,78 @@ void effects_prepare(Unit *u, Kernel *k) {
       pts_walk(&run, u->extern_functions.items[i]);
     pts_walk(&run, k->fn);
   } while (run.changed && ++rounds < 50);
+}
+
+/* ---- barriers and by-reference arguments: calls whose class decides ---- */
+
+static bool names_cg_block(const Node *n) {
+  if (n->kind == N_DECL_REF && n->sym && n->sym->cg_block)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (names_cg_block(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* `cg::sync(b)` and `b.sync()` on such a handle b: bar.sync over the
+ * physical block, as __syncthreads(). */
+bool node_is_cg_block_sync(const Node *n) {
+  if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
+      strcmp(n->sym->name, "sync"))
+    return false;
+  Node *g = cg_group_operand(n);
+  return names_cg_block(n) || (g && g->cg_group == CG_BLOCK);
+}
+
+/* `__syncthreads_count/and/or(p)`: a barrier that also combines p over the
+ * block's threads. */
+bool node_is_block_reduce(const Node *n) {
+  return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BLOCK_REDUCE;
+}
+
+static const char *const cg_warp_collectives[] = {"shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot",
+                                                  "match_any", "match_all", "reduce", "inclusive_scan",
+                                                  "exclusive_scan", "sync", NULL};
+
+/* A call into cooperative groups that may wait for other warps of the
+ * block, so tfuse keeps it where a barrier may be: a tile of several warps
+ * made (its constructor syncs its parent) or synchronised, or any of its
+ * collectives (they meet in shared memory behind barriers over its warps);
+ * the sync of a type-erased group (it may be the block's); and the same
+ * where the group's type depends on a template parameter (`Group &g`:
+ * maybe such a tile).  A tile of one warp, a coalesced group, the grid and
+ * other groups are not (legality.c check_cg answers for them). */
+static bool cg_waits_on_warps(const Node *n) {
+  const char *nm = cg_call_name(n);
+  if (!nm)
+    return false;
+  if (!strcmp(nm, "tiled_partition"))
+    return n->cg_group == CG_MULTI || n->cg_group == CG_NONE;
+  bool collective = false;
+  for (const char *const *c = cg_warp_collectives; *c; c++)
+    collective = collective || !strcmp(nm, *c);
+  Node *g = collective ? cg_group_operand(n) : NULL;
+  if (!g)
+    return false;
+  return g->cg_group == CG_MULTI || g->cg_group == CG_NONE || (g->cg_group == CG_ERASED && !strcmp(nm, "sync"));
+}
+
+bool node_is_barrier(const Node *n) {
+  return n->kind == N_CALL &&
+         ((n->sym && (fn_class(n->sym) == FN_BARRIER || node_is_block_reduce(n) || node_is_cg_block_sync(n))) || cg_waits_on_warps(n));
+}
+
+bool call_passes_by_ref(const Node *call, const Node *arg) {
+  Node *obj;
+  bool obj_ptr, ref = false;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  int count = call->sym ? 1 : call->ncand;
+  for (int c = 0; c < count && !ref; c++) {
+    Sym *fn = call->sym ? call->sym : call->cand[c];
+    for (int a = 0; fn && a < args.len && a < 32 && !ref; a++)
+      ref = node_strip(args.items[a]) == arg && (fn->ref_params >> a & 1);
+  }
+  vec_free(&args);
+  return ref;
 }

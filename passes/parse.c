@@ -695,42 +695,6 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Continue;
 }
 
-unsigned text_match(const Source *src, unsigned open, unsigned limit) {
-  const char *t = src->text;
-  int depth = 0;
-  for (unsigned i = open; i < limit; i++) {
-    char c = t[i];
-    if (c == '/' && i + 1 < limit && t[i + 1] == '/') {
-      while (i < limit && t[i] != '\n')
-        i++;
-    } else if (c == '/' && i + 1 < limit && t[i + 1] == '*') {
-      for (i += 2; i + 1 < limit && !(t[i] == '*' && t[i + 1] == '/'); i++)
-        ;
-      i++;
-    } else if (c == '"' || c == '\'') {
-      for (i++; i < limit && t[i] != c; i++)
-        if (t[i] == '\\')
-          i++;
-    } else if (c == '(' || c == '[' || c == '{') {
-      depth++;
-    } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0)
-        return i + 1;
-    }
-  }
-  return limit;
-}
-
-unsigned stmt_end(const Source *src, const Node *n) {
-  /* A braced body or declaration ends at its `}`; an expression statement
-   * ending in a braced temporary (`r = Rec{a, b};`) still has its `;`. */
-  bool expr = !(n->kind >= N_FUNC && n->kind <= N_ATTRIBUTED);
-  if (n->end > n->begin && (src->text[n->end - 1] == ';' || (src->text[n->end - 1] == '}' && !expr)))
-    return n->end;
-  unsigned p = source_skip_space(src, n->end);
-  return p < src->len && src->text[p] == ';' ? p + 1 : n->end;
-}
-
 /* Splits the header of if/for/while/switch/do into its parts by where each
  * child lies relative to the parentheses (libclang omits absent parts). */
 static void fill_control_parts(const Source *src, Node *n) {
@@ -2402,18 +2366,6 @@ void parse_dispose(Unit *u) {
   free(im->table);
   free(im);
   u->impl = NULL;
-}
-
-bool unit_has_ident(const Unit *u, const char *name) {
-  size_t n = strlen(name);
-  const char *t = u->src->text;
-  for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
-    bool left = p == t || !ident_char(p[-1]);
-    bool right = !ident_char(p[n]);
-    if (left && right)
-      return true;
-  }
-  return false;
 }
 
 static const char *kind_names[] = {

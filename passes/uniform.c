@@ -68,15 +68,6 @@ static bool dim_coarsened(const Kernel *k, int d) {
 
 static int eff_depth(UA *ua) { return ua->depth + ua->ret_bump; }
 
-Node *node_strip(Node *n) {
-  while (n && (n->kind == N_PAREN || n->kind == N_UNEXPOSED || (n->kind == N_CAST && n->nkid >= 1)) &&
-         n->nkid >= 1) {
-    /* Casts keep their operand as the last child (a TypeRef may precede). */
-    n = n->kid[n->nkid - 1];
-  }
-  return n;
-}
-
 bool builtin_is_seed(const Kernel *k, const Node *n) {
   if (n->kind != N_BUILTIN)
     return false;
@@ -89,84 +80,6 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n) {
     return false;
   Builtin r = k->p.mode == MODE_BLOCK ? BI_GRIDDIM : BI_BLOCKDIM;
   return n->bi == r && (n->bi_dim < 0 || dim_coarsened(k, n->bi_dim));
-}
-
-/* `cg::this_thread_block()`: the handle of the physical block, the same in
- * every thread and copy (cooperative groups' only use tfuse follows). */
-bool node_is_cg_block_handle(const Node *n) {
-  return n->kind == N_CALL && n->sym && sym_is_cooperative_groups(n->sym) && n->sym->name &&
-         !strcmp(n->sym->name, "this_thread_block");
-}
-
-static bool names_cg_block(const Node *n) {
-  if (n->kind == N_DECL_REF && n->sym && n->sym->cg_block)
-    return true;
-  for (int i = 0; i < n->nkid; i++)
-    if (names_cg_block(n->kid[i]))
-      return true;
-  return false;
-}
-
-/* `cg::sync(b)` and `b.sync()` on such a handle b: bar.sync over the
- * physical block, as __syncthreads(). */
-bool node_is_cg_block_sync(const Node *n) {
-  if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
-      strcmp(n->sym->name, "sync"))
-    return false;
-  Node *g = cg_group_operand(n);
-  return names_cg_block(n) || (g && g->cg_group == CG_BLOCK);
-}
-
-/* `__syncthreads_count/and/or(p)`: a barrier that also combines p over the
- * block's threads. */
-bool node_is_block_reduce(const Node *n) {
-  return n->kind == N_CALL && n->sym && fn_class(n->sym) == FN_BLOCK_REDUCE;
-}
-
-/* The cooperative-groups function a call calls: its callee, or the one name
- * every candidate of a dependent call shares in the namespace. */
-const char *cg_call_name(const Node *n) {
-  if (n->kind != N_CALL)
-    return NULL;
-  if (n->sym)
-    return sym_is_cooperative_groups(n->sym) ? n->sym->name : NULL;
-  for (int i = 0; i < n->ncand; i++)
-    if (!sym_is_cooperative_groups(n->cand[i]) || !n->cand[i]->name ||
-        strcmp(n->cand[i]->name, n->cand[0]->name))
-      return NULL;
-  return n->ncand ? n->cand[0]->name : NULL;
-}
-
-static const char *const cg_warp_collectives[] = {"shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot",
-                                                  "match_any", "match_all", "reduce", "inclusive_scan",
-                                                  "exclusive_scan", "sync", NULL};
-
-/* A call into cooperative groups that may wait for other warps of the
- * block, so tfuse keeps it where a barrier may be: a tile of several warps
- * made (its constructor syncs its parent) or synchronised, or any of its
- * collectives (they meet in shared memory behind barriers over its warps);
- * the sync of a type-erased group (it may be the block's); and the same
- * where the group's type depends on a template parameter (`Group &g`:
- * maybe such a tile).  A tile of one warp, a coalesced group, the grid and
- * other groups are not (legality.c check_cg answers for them). */
-static bool cg_waits_on_warps(const Node *n) {
-  const char *nm = cg_call_name(n);
-  if (!nm)
-    return false;
-  if (!strcmp(nm, "tiled_partition"))
-    return n->cg_group == CG_MULTI || n->cg_group == CG_NONE;
-  bool collective = false;
-  for (const char *const *c = cg_warp_collectives; *c; c++)
-    collective = collective || !strcmp(nm, *c);
-  Node *g = collective ? cg_group_operand(n) : NULL;
-  if (!g)
-    return false;
-  return g->cg_group == CG_MULTI || g->cg_group == CG_NONE || (g->cg_group == CG_ERASED && !strcmp(nm, "sync"));
-}
-
-bool node_is_barrier(const Node *n) {
-  return n->kind == N_CALL &&
-         ((n->sym && (fn_class(n->sym) == FN_BARRIER || node_is_block_reduce(n) || node_is_cg_block_sync(n))) || cg_waits_on_warps(n));
 }
 
 /* Marks the locals `cg::thread_block b = cg::this_thread_block();` that
@@ -246,46 +159,6 @@ static bool call_reads_seed(const UA *ua, Node *call) {
   bool v = r.everything || ((r.bi | r.fixed_bi) & seed);
   reads_free(&r);
   return v;
-}
-
-bool node_is_incdec(const Node *n) { return n->kind == N_UNOP && n->op >= OP_POST_INC && n->op <= OP_PRE_DEC; }
-
-bool node_has_side_effects(const Node *n) {
-  if (n->kind == N_CALL || n->kind == N_ASSIGN || node_is_incdec(n))
-    return true;
-  for (int i = 0; i < n->nkid; i++)
-    if (node_has_side_effects(n->kid[i]))
-      return true;
-  return false;
-}
-
-Node *node_find_var(Node *n, const Sym *s) {
-  if (n->kind == N_VAR && n->sym == s)
-    return n;
-  for (int i = 0; i < n->nkid; i++) {
-    Node *v = node_find_var(n->kid[i], s);
-    if (v)
-      return v;
-  }
-  return NULL;
-}
-
-Node *node_parent(Node *n) {
-  Node *p = n->parent;
-  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
-    p = p->parent;
-  return p;
-}
-
-Node *var_init(Node *var) {
-  if (var->kind == N_VAR && !var->has_var_init)
-    return NULL;
-  for (int i = var->nkid - 1; i >= 0; i--) {
-    NodeKind k = var->kid[i]->kind;
-    if (k != N_TYPE_REF && k != N_OTHER)
-      return var->kid[i];
-  }
-  return NULL;
 }
 
 
@@ -375,21 +248,6 @@ static void set_loop_varying(UA *ua, Node *n) {
   }
 }
 
-bool expr_has_load(const Node *n) {
-  if (!n)
-    return false;
-  if (n->kind == N_SUBSCRIPT || (n->kind == N_UNOP && n->op == OP_DEREF) || (n->kind == N_MEMBER && n->arrow))
-    return true;
-  if (n->kind == N_DECL_REF && n->sym && (n->sym->kind == SYM_GLOBAL || n->sym->kind == SYM_SHARED))
-    return true;
-  if (n->kind == N_CALL)
-    return true; /* a call may read memory */
-  for (int i = 0; i < n->nkid; i++)
-    if (expr_has_load(n->kid[i]))
-      return true;
-  return false;
-}
-
 /* In block mode a write that tfuse cannot resolve may reach any shared
  * variable: each must then be one per logical block. */
 static void unknown_write(UA *ua) {
@@ -426,11 +284,6 @@ static void note_store(UA *ua, Node *lhs, bool value_varying) {
 }
 
 static bool visit(UA *ua, Node *n);
-
-/* `T(x)` in a template: a construction, not a call of unknown code. */
-bool call_is_construct(const Node *call) {
-  return !call->sym && (call->nkid == 0 || call->kid[0]->kind == N_TYPE_REF);
-}
 
 /* Whatever a statement emitted once per copy writes, it writes once per
  * copy: locals must have a copy each (`in[j++]`), and in block mode a
@@ -473,30 +326,6 @@ static void settle_statement(UA *ua, Node *s) {
     return;
   if (stmt_is_per_copy(s))
     writes_per_copy(ua, s);
-}
-
-int call_first_arg(const Node *call) {
-  if (call->nkid == 0)
-    return 0;
-  Node *c0 = node_strip(call->kid[0]);
-  if ((c0->kind == N_DECL_REF && c0->sym == call->sym) || c0->kind == N_MEMBER || (!call->sym && call->cand))
-    return 1;
-  return 0;
-}
-
-bool call_passes_by_ref(const Node *call, const Node *arg) {
-  Node *obj;
-  bool obj_ptr, ref = false;
-  Vec args = {0};
-  call_args(call, &obj, &obj_ptr, &args);
-  int count = call->sym ? 1 : call->ncand;
-  for (int c = 0; c < count && !ref; c++) {
-    Sym *fn = call->sym ? call->sym : call->cand[c];
-    for (int a = 0; fn && a < args.len && a < 32 && !ref; a++)
-      ref = node_strip(args.items[a]) == arg && (fn->ref_params >> a & 1);
-  }
-  vec_free(&args);
-  return ref;
 }
 
 static bool visit_kids(UA *ua, Node *n) {

@@ -1,5 +1,11 @@
 /* tfuse internal header.  One section per file, named after it, as in
- * chibicc.  libclang's CX* types appear only in passes/parse.c. */
+ * chibicc.  libclang's CX* types appear only in passes/parse.c.
+ *
+ * The passes call downward only: ast (tree and text queries) <- parse <-
+ * effects <- uniform <- legality, promote <- fuse (with copies, replicas,
+ * promote_emit: passes/fuse.h) and launch; the driver (tool/main.c) above
+ * them all.  scripts/layers.py checks that no two files of passes/ call
+ * each other in a circle. */
 #ifndef TFUSE_H
 #define TFUSE_H
 
@@ -579,7 +585,6 @@ const char *kernel_identity(const Kernel *k);
  * system header, a header outside the root); returns whether fn has a body
  * now.  For analysis only: the nodes' offsets are not in the project's text. */
 bool unit_load_body(Unit *u, Sym *fn);
-bool unit_has_ident(const Unit *u, const char *name);
 /* Whether the preprocessor skipped off (#if 0 ... #endif) for every input
  * that includes its file. */
 bool unit_is_skipped(const Unit *u, unsigned off);
@@ -587,13 +592,44 @@ bool unit_is_skipped(const Unit *u, unsigned off);
  * comes first; else at is in an input that includes def's file through an
  * #include written before at. */
 bool unit_precedes(const Unit *u, unsigned def, unsigned at);
+/* Dumps a node tree (for --dump-after=parse). */
+void node_dump(const Unit *u, const Node *n, int depth, Buf *out);
+
+/* ===================== passes/ast.c ===================== */
+
+/* Queries of the tree and the text that call no pass (see ast.c). */
+/* Strips parentheses and implicit nodes. */
+Node *node_strip(Node *n);
+/* Index of a call's first argument among its children (after the callee). */
+int call_first_arg(const Node *call);
+bool call_is_construct(const Node *call);
+bool expr_has_load(const Node *n);
+/* `x++`, `x--`, `++x`, `--x`. */
+bool node_is_incdec(const Node *n);
+/* Whether evaluating n may write something or call a function. */
+bool node_has_side_effects(const Node *n);
+/* The nearest ancestor that is not a parenthesis or implicit node. */
+Node *node_parent(Node *n);
+/* The declaration (N_VAR) of s under n, or NULL. */
+Node *node_find_var(Node *n, const Sym *s);
+/* A variable declaration's initializer, or NULL. */
+Node *var_init(Node *var);
+/* Whether a call argument is a placeholder for a default argument. */
+bool arg_is_default(const Node *a);
+/* Declared in namespace cooperative_groups. */
+bool sym_is_cooperative_groups(const Sym *s);
+/* The cooperative-groups function a call calls (its callee, or the name all
+ * its candidates share in the namespace), else NULL. */
+const char *cg_call_name(const Node *n);
+/* `cooperative_groups::this_thread_block()`. */
+bool node_is_cg_block_handle(const Node *n);
 /* Offset just past the bracket matching the one at `open`, skipping
  * comments and literals; returns `limit` if unmatched. */
 unsigned text_match(const Source *src, unsigned open, unsigned limit);
 /* A statement's end including its `;` (expression statements exclude it). */
 unsigned stmt_end(const Source *src, const Node *n);
-/* Dumps a node tree (for --dump-after=parse). */
-void node_dump(const Unit *u, const Node *n, int depth, Buf *out);
+/* Whether name occurs as a whole word in the project's text. */
+bool unit_has_ident(const Unit *u, const char *name);
 
 /* ===================== passes/annotate.c ===================== */
 
@@ -656,35 +692,7 @@ bool builtin_is_rescaled(const Kernel *k, const Node *n);
  * (threadIdx.d or blockDim.d in thread mode, blockIdx.d or gridDim.d in block
  * mode), in its body or in a helper it calls: each copy calls its own clone. */
 bool fn_reads_changed_builtins(const Kernel *k, const Sym *fn);
-/* Strips parentheses and implicit nodes. */
-Node *node_strip(Node *n);
-/* A barrier: __syncthreads(), the block's sync (node_is_cg_block_sync), or a
- * cooperative-groups call that may wait for other warps of the block. */
-bool node_is_barrier(const Node *n);
-bool node_is_block_reduce(const Node *n);
-bool node_is_cg_block_sync(const Node *n);
-/* The cooperative-groups function a call calls (its callee, or the name all
- * its candidates share in the namespace), else NULL. */
-const char *cg_call_name(const Node *n);
-/* `cooperative_groups::this_thread_block()`. */
-bool node_is_cg_block_handle(const Node *n);
 bool sym_is_pure_function(const Sym *fn);
-/* Index of a call's first argument among its children (after the callee). */
-int call_first_arg(const Node *call);
-bool call_is_construct(const Node *call);
-bool expr_has_load(const Node *n);
-/* `x++`, `x--`, `++x`, `--x`. */
-bool node_is_incdec(const Node *n);
-/* Whether evaluating n may write something or call a function. */
-bool node_has_side_effects(const Node *n);
-/* The nearest ancestor that is not a parenthesis or implicit node. */
-Node *node_parent(Node *n);
-/* The declaration (N_VAR) of s under n, or NULL. */
-Node *node_find_var(Node *n, const Sym *s);
-/* A variable declaration's initializer, or NULL. */
-Node *var_init(Node *var);
-/* Whether `arg` is passed to `call` by non-const reference. */
-bool call_passes_by_ref(const Node *call, const Node *arg);
 
 /* ===================== passes/effects.c ===================== */
 
@@ -725,6 +733,11 @@ FnClass fn_class(const Sym *fn);
 const char *fn_class_name(FnClass c);
 /* Whether fn is one of CUDA's or the C library's functions in the table. */
 bool fn_is_known(const Sym *fn);
+/* A barrier: __syncthreads(), the block's sync (node_is_cg_block_sync), or a
+ * cooperative-groups call that may wait for other warps of the block. */
+bool node_is_barrier(const Node *n);
+bool node_is_block_reduce(const Node *n);
+bool node_is_cg_block_sync(const Node *n);
 
 /* Points-to sets of the unit's pointer locals, summaries reset, for kernel k;
  * loads the bodies of the header functions k may call (unit_load_body). */
@@ -745,12 +758,13 @@ bool effects_none(const Effects *e);
 bool node_effects_beyond_locals(Node *n);
 /* A call's object (for a method or member operator; obj_ptr: through `->`) and its arguments. */
 void call_args(const Node *call, Node **obj, bool *obj_ptr, Vec *args);
+/* Whether `arg` is passed to `call` by non-const reference. */
+bool call_passes_by_ref(const Node *call, const Node *arg);
 /* A store to memory that every copy makes identically (emitted once). */
 bool stmt_is_idempotent_store(Node *s);
 /* Whether an expression statement is emitted once per copy: varying, or
  * with an effect that is not an idempotent store. */
 bool stmt_is_per_copy(Node *s);
-bool sym_is_cooperative_groups(const Sym *s);
 /* A query of cooperative_groups::grid_group (thread_rank, size, block_index ...): it reads blockIdx and gridDim. */
 bool cg_is_grid_query(const Sym *fn);
 Node *cg_group_operand(const Node *call);   /* the group a cooperative-groups call works on, else NULL */
@@ -846,8 +860,6 @@ bool dyn_view_varying(const Sym *s);
 /* A default argument's expression for parameter i of fn (from its
  * definition or a prototype), or NULL. */
 Node *fn_param_default(Sym *fn, int i);
-/* Whether a call argument is a placeholder for a default argument. */
-bool arg_is_default(const Node *a);
 
 /* ===================== passes/legality.c ===================== */
 
