@@ -3,6 +3,10 @@
  * Contract: requires uniform_analyze and a passing legality_check on the
  * kernel; records edits replacing the kernel's body, its signature (block
  * mode: one parameter, the original grid extent) and its prototypes.
+ * Statement emission lives here; the copies and their names are in
+ * copies.c, the layout of replicated shared memory in replicas.c, the
+ * registers of promoted arrays in promote_emit.c (shared types:
+ * passes/fuse.h).  Those call nothing in this file.
  *
  * DESIGN.md section 3, walking the body in order (copies interleave
  * statement by statement, as in the seeds):
@@ -43,39 +47,10 @@
  *                                           out[i_0] = y * in[i_0];
  *                                           if (__tf_ok_1) out[i_1] = y * in[i_1];
  */
-#include "tfuse.h"
+#include "fuse.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A copy, or a group of copies: its index r[d] along each dimension d in
- * `mask`; the copies of a group differ only along the coarsened dimensions
- * outside it.  mask 0 is the rendering emitted once, for all copies.  With
- * one dimension, mask is that dimension's bit and r[dim] runs over 0..K-1;
- * with several, a statement whose vmask is {x} is emitted once per rx. */
-typedef struct {
-  unsigned mask;
-  int r[3];
-} Copy;
-
-typedef struct {
-  Unit *u;
-  Kernel *k;
-  const Source *src;
-  int K;
-  bool multi;     /* several coarsened dimensions */
-  unsigned all;   /* the coarsened dimensions */
-  int kd[3];      /* the factor along each dimension (1: not coarsened) */
-  Buf out;
-  bool first;     /* the next piece follows a gap copied from the input */
-  const char *indent; /* indentation of a braced body's pieces, or NULL */
-  const char *body_head; /* a statement to put first in the next body */
-  int label_seq, pred_seq, hoist_seq;
-  bool failed;
-  Sym *probe_anchor;  /* the static shared size probe follows this variable's declaration */
-  const char *probe;  /* ... and is this static_assert */
-  bool probe_placed;  /* ... where the declaration was emitted statement by statement */
-} Fuse;
 
 typedef struct {
   Node *region_stmt; /* the predicated `if` that opened this region */
@@ -85,93 +60,14 @@ typedef struct {
   int region;       /* predicate region depth */
 } Ctx;
 
-typedef struct {
-  unsigned off, len;
-  char *text;
-  int seq;
-} Site;
-
 /* ---- copies ---- */
 
 static const Copy uniform_copy = {0};
 
-/* The dimensions along which a variable or node varies. */
-static unsigned sym_dims(Fuse *F, const Sym *s) { return F->multi ? s->vmask : s->varying ? F->all : 0; }
+/* The dimensions along which a node varies. */
 static unsigned node_dims(Fuse *F, const Node *n) { return F->multi ? n->vmask : n->varying ? F->all : 0; }
 
-/* The number of groups of copies along mask, and the i-th (x fastest). */
-static int ngroups(Fuse *F, unsigned mask) {
-  int n = 1;
-  for (int d = 0; d < 3; d++)
-    if (mask >> d & 1)
-      n *= F->kd[d];
-  return n;
-}
-
-static Copy group_at(Fuse *F, unsigned mask, int i) {
-  Copy c = {.mask = mask};
-  for (int d = 0; d < 3; d++)
-    if (mask >> d & 1) {
-      c.r[d] = i % F->kd[d];
-      i /= F->kd[d];
-    }
-  return c;
-}
-
-/* The index of c's group along mask (c covers mask). */
-static int group_index(Fuse *F, unsigned mask, Copy c) {
-  int i = 0, stride = 1;
-  for (int d = 0; d < 3; d++)
-    if (mask >> d & 1) {
-      i += c.r[d] * stride;
-      stride *= F->kd[d];
-    }
-  return i;
-}
-
-/* `_3` (one dimension), `_x1y0` (several: the indices along mask), "" for mask 0. */
-static char *copy_suffix(Fuse *F, unsigned mask, Copy c) {
-  if (!F->multi)
-    return mask ? arena_printf("_%d", c.r[F->k->p.dim]) : "";
-  Buf b = {0};
-  for (int d = 0; d < 3; d++)
-    if (mask >> d & 1)
-      buf_printf(&b, "%s%s%d", b.len ? "" : "_", dim_name(d), c.r[d]);
-  char *t = arena_strdup(b.data ? b.data : "");
-  buf_free(&b);
-  return t;
-}
-
 /* ---- names ---- */
-
-static const char *copy_name_multi(Fuse *F, Sym *s, Copy c) {
-  unsigned m = sym_dims(F, s);
-  int n = ngroups(F, m);
-  if (!s->copy_names) {
-    s->copy_names = arena_alloc(sizeof(char *) * (size_t)n);
-    bool clash = false;
-    for (int i = 0; i < n && !clash; i++)
-      clash = unit_has_ident(F->u, arena_printf("%s%s", s->name, copy_suffix(F, m, group_at(F, m, i))));
-    for (int i = 0; i < n; i++)
-      s->copy_names[i] = arena_printf("%s%s%s", s->name, clash ? "__tf" : "", copy_suffix(F, m, group_at(F, m, i)));
-  }
-  return s->copy_names[group_index(F, m, c)];
-}
-
-static const char *copy_name(Fuse *F, Sym *s, Copy c) {
-  if (F->multi)
-    return copy_name_multi(F, s, c);
-  int r = c.r[F->k->p.dim];
-  if (!s->copy_names) {
-    s->copy_names = arena_alloc(sizeof(char *) * (size_t)F->K);
-    bool clash = false;
-    for (int i = 0; i < F->K && !clash; i++)
-      clash = unit_has_ident(F->u, arena_printf("%s_%d", s->name, i));
-    for (int i = 0; i < F->K; i++)
-      s->copy_names[i] = clash ? arena_printf("%s__tf%d", s->name, i) : arena_printf("%s_%d", s->name, i);
-  }
-  return s->copy_names[r];
-}
 
 static bool sym_is_renamed(const Sym *s) {
   return s && s->varying && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM || s->kind == SYM_SHARED);
@@ -247,75 +143,6 @@ static char *cg_query_text(Fuse *F, Node *call, Copy c) {
 }
 
 /* ---- rendering a range of the input for copy r (r < 0: uniform) ---- */
-
-static void add_site(Vec *sites, unsigned off, unsigned len, char *text) {
-  Site *s = arena_alloc(sizeof *s);
-  s->off = off;
-  s->len = len;
-  s->text = text;
-  s->seq = sites->len;
-  vec_push(sites, s);
-}
-
-/* ---- register promotion (promote.c decides, this renders) ---- */
-
-/* The dimensions along which a promoted array's registers differ: the
- * array's own in block mode (one register per replica), all in thread mode
- * (each copy owns its element); none when one register serves the thread. */
-static unsigned promo_dims(Fuse *F, const Promo *pr) {
-  if (!pr->per_copy)
-    return 0;
-  return F->k->p.mode == MODE_THREAD ? F->all : sym_dims(F, pr->arr);
-}
-
-static const char *promo_reg(Fuse *F, Promo *pr, Copy c) {
-  if (F->multi) {
-    unsigned m = promo_dims(F, pr);
-    int n = ngroups(F, m);
-    if (!pr->reg) {
-      pr->reg = arena_alloc(sizeof(char *) * (size_t)n);
-      bool clash = false;
-      for (int i = 0; i < n && !clash; i++)
-        clash = unit_has_ident(F->u, arena_printf("%s_reg%s", pr->arr->name, copy_suffix(F, m, group_at(F, m, i))));
-      for (int i = 0; i < n; i++)
-        pr->reg[i] = arena_printf("%s%s%s", pr->arr->name, clash ? "__tfreg" : "_reg", copy_suffix(F, m, group_at(F, m, i)));
-    }
-    return pr->reg[group_index(F, m, c)];
-  }
-  int r = c.r[F->k->p.dim];
-  if (!pr->reg) {
-    int n = pr->per_copy ? F->K : 1;
-    pr->reg = arena_alloc(sizeof(char *) * (size_t)n);
-    bool clash = false;
-    for (int i = 0; i < n && !clash; i++)
-      clash = unit_has_ident(F->u, pr->per_copy ? arena_printf("%s_reg_%d", pr->arr->name, i)
-                                                : arena_printf("%s_reg", pr->arr->name));
-    for (int i = 0; i < n; i++)
-      pr->reg[i] = pr->per_copy ? (clash ? arena_printf("%s__tfreg%d", pr->arr->name, i)
-                                         : arena_printf("%s_reg_%d", pr->arr->name, i))
-                                : (clash ? arena_printf("%s__tfreg", pr->arr->name) : arena_printf("%s_reg", pr->arr->name));
-  }
-  return pr->reg[pr->per_copy ? r : 0];
-}
-
-/* `float A_reg_0, A_reg_1;` for a promoted array, or NULL. */
-static char *promo_decl(Fuse *F, Sym *arr) {
-  for (int i = 0; i < F->k->promoted.len; i++) {
-    Promo *pr = F->k->promoted.items[i];
-    if (pr->arr != arr)
-      continue;
-    Buf b = {0};
-    buf_printf(&b, "%s ", pr->arr->elem_type);
-    unsigned m = promo_dims(F, pr);
-    for (int i = 0; i < ngroups(F, m); i++)
-      buf_printf(&b, "%s%s", i ? ", " : "", promo_reg(F, pr, group_at(F, m, i)));
-    buf_printf(&b, "; /* tfuse: %s of %s, kept in registers */", pr->per_copy ? "the copies' own elements" : "this thread's own element", pr->index_text);
-    char *t = arena_strdup(b.data);
-    buf_free(&b);
-    return t;
-  }
-  return NULL;
-}
 
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites);
 static char *render_sites(Fuse *F, unsigned b, unsigned e, Vec *sites);
@@ -584,181 +411,6 @@ static void emit_clones(Fuse *F, EditList *el) {
     edit_insert(el, F->k->annotated ? F->k->pragma_off : F->k->fn->begin, out.data);
   vec_free(&done);
   buf_free(&out);
-}
-
-/* ---- interleaved replicas (-layout interleaved) ----
- *
- * Block mode replicates a shared array whose contents differ between the
- * logical blocks.  By default each copy gets its own array (`Bs_x0`,
- * `Bs_x1`...).  With -layout interleaved the n copies of
- * `__shared__ float Bs[16][16]` become one array
- * `__shared__ float __align__(16) Bs[n / W][16][16][W]`, W = 4 (or 2 where
- * n is not a multiple of 4), and copy i's `Bs[k][tx]` is
- * `Bs[i / W][k][tx][i % W]`: the copies' elements of one index lie side by
- * side, so that the copies' reads of a statement emitted per copy can be
- * one vector load (matmul 8x8 on the H200: 5.18 ms -> 4.13 ms).
- *
- * Only the address of an element changes, so an array is laid out so only
- * where every use of it names one element: the array subscripted as many
- * times as it has dimensions, neither the element's address taken nor a
- * reference bound to it.  Any other use (a pointer, `sizeof`, a macro, a
- * call that may take the element by reference) keeps the separate arrays,
- * with a remark under -report. */
-
-/* The parent of *n past parentheses and implicit conversions, *n becoming
- * the outermost of those. */
-static Node *skip_wrappers_up(Node **n) {
-  Node *p = (*n)->parent;
-  while (p && (p->kind == N_PAREN || p->kind == N_UNEXPOSED)) {
-    *n = p;
-    p = p->parent;
-  }
-  return p;
-}
-
-/* `A[i][j]` for the use `A` of an array of `rank` dimensions, or NULL. */
-static Node *full_subscript(Node *ref, int rank) {
-  Node *n = ref;
-  for (int i = 0; i < rank; i++) {
-    Node *p = skip_wrappers_up(&n);
-    if (!p || p->kind != N_SUBSCRIPT || p->nkid < 2 || p->kid[0] != n)
-      return NULL;
-    n = p;
-  }
-  return n;
-}
-
-/* Why the use `ref` of array s keeps it in separate arrays, or NULL. */
-static const char *interleave_use_problem(Fuse *F, Node *ref, const Sym *s) {
-  const char *text = F->src->text;
-  if (ref->in_macro)
-    return "it is used inside a macro's expansion";
-  Node *f = full_subscript(ref, s->rank);
-  if (!f)
-    return "it is used other than to name one element (as a pointer, or in sizeof)";
-  if (f->in_macro)
-    return "it is used inside a macro's expansion";
-  for (Node *a = ref->parent; a; a = a->parent)
-    if (a->kind == N_LAMBDA)
-      return "it is used in a lambda (which may return a reference to its element)";
-  Node *top = f, *p = skip_wrappers_up(&top);
-  if (!p)
-    return NULL;
-  if (p->kind == N_UNOP && p->op == OP_ADDR)
-    return "the address of its element is taken";
-  if (p->kind == N_CAST && (!p->type_arith || memchr(text + p->begin, '&', top->begin - p->begin)))
-    return "its element is cast to a reference or to a type other than a number";
-  if (p->kind == N_VAR && p->sym && p->sym->is_reference)
-    return "a reference binds to its element";
-  if (p->kind == N_CALL) {
-    Node *obj;
-    bool obj_ptr;
-    Vec args = {0};
-    call_args(p, &obj, &obj_ptr, &args);
-    int pos = -1;
-    for (int i = 0; i < args.len; i++)
-      if (args.items[i] == top)
-        pos = i;
-    vec_free(&args);
-    if (pos < 0 || pos >= 32 || !p->sym || p->sym->kind != SYM_FUNC ||
-        ((p->sym->byref_params | p->sym->dep_params) >> pos & 1))
-      return "its element is passed to a call that may take it by reference";
-  }
-  return NULL;
-}
-
-static void first_problem(Fuse *F, Node *n, const Sym *s, Node **at, const char **why) {
-  if (n->kind == N_DECL_REF && n->sym == s) {
-    *why = interleave_use_problem(F, n, s);
-    *at = n;
-    if (*why)
-      return;
-  }
-  for (int i = 0; i < n->nkid && !*why; i++)
-    first_problem(F, n->kid[i], s, at, why);
-}
-
-/* The declaration statement that declares s alone, a statement of the
- * kernel's body itself (not nested: in a loop emitted once per copy, each
- * copy would declare the whole array). */
-static Node *sole_decl(Fuse *F, Node *body, const Sym *s) {
-  for (int i = 0; i < body->nkid; i++) {
-    Node *n = body->kid[i];
-    if (n->kind != N_DECL_STMT || n->nkid != 1 || n->kid[0]->kind != N_VAR || n->kid[0]->sym != s)
-      continue;
-    Node *v = n->kid[0];
-    unsigned e = stmt_end(F->src, n);
-    const char *t = F->src->text;
-    for (unsigned j = v->end; j < e; j++)
-      if (t[j] != ' ' && t[j] != '\t' && t[j] != '\n' && t[j] != ';')
-        return NULL; /* an attribute or initializer after the declarator */
-    if (v->in_macro || strncmp(t + v->loc, s->name, strlen(s->name)))
-      return NULL; /* (the statement is "in a macro" when it starts with `__shared__`) */
-    return n;
-  }
-  return NULL;
-}
-
-static void plan_interleave(Fuse *F, Node *body, bool report) {
-  if (F->k->p.layout != LAYOUT_INTERLEAVED || F->k->p.mode != MODE_BLOCK)
-    return;
-  Vec vars = {0};
-  kernel_shared_vars(F->k->fn, &vars);
-  for (int i = 0; i < vars.len; i++) {
-    Sym *s = vars.items[i];
-    s->ilv = 0;
-    int n = ngroups(F, sym_dims(F, s));
-    if (n < 2)
-      continue;
-    const char *why = NULL;
-    Node *at = NULL;
-    if (s->is_extern)
-      why = "it is dynamic shared memory (extern __shared__)";
-    else if (!s->is_array || s->rank < 1 || !s->elem_scalar)
-      why = "it is not an array of numbers or pointers";
-    else if (n % 2)
-      why = arena_printf("its %d copies do not group by 2 or 4", n);
-    else if (!sole_decl(F, body, s))
-      why = "it is not declared alone, in a statement of the kernel's body (not nested)";
-    else
-      first_problem(F, body, s, &at, &why);
-    unsigned off = at && why ? at->begin : s->decl_off;
-    if (why) {
-      if (report)
-        remark_at(off, "-layout interleaved: shared array '%s' keeps one array per copy: %s", s->name, why);
-      continue;
-    }
-    s->ilv = n % 4 == 0 ? 4 : 2;
-    if (report)
-      remark_at(off, "shared array '%s': its %d copies interleaved, %d side by side", s->name, n, s->ilv);
-  }
-  vec_free(&vars);
-}
-
-/* `__shared__ float __align__(16) Bs[n / W][16][16][W];` for the
- * declaration of an interleaved array. */
-static char *interleaved_decl(Fuse *F, Node *decl) {
-  Node *v = decl->kid[0];
-  Sym *s = v->sym;
-  const char *t = F->src->text;
-  unsigned name_end = v->loc + (unsigned)strlen(s->name);
-  int n = ngroups(F, sym_dims(F, s));
-  return arena_printf("%.*s__align__(16) %s[%d]%.*s[%d];", (int)(v->loc - decl->begin), t + decl->begin, s->name,
-                      n / s->ilv, (int)(v->end - name_end), t + name_end, s->ilv);
-}
-
-/* Copy c's `Bs[k][tx]` -> `Bs[g][k][tx][w]`. */
-static void interleaved_sites(Fuse *F, Node *ref, unsigned e, Copy c, Vec *sites) {
-  Sym *s = ref->sym;
-  Node *f = full_subscript(ref, s->rank);
-  if (!f || f->end > e) {
-    F->failed = true;
-    error_at(ref->loc, "internal error: interleaved shared array '%s' in part of a subscript", s->name);
-    return;
-  }
-  int i = group_index(F, sym_dims(F, s), c);
-  add_site(sites, ref->loc, (unsigned)strlen(s->name), arena_printf("%s[%d]", s->name, i / s->ilv));
-  add_site(sites, f->end, 0, arena_printf("[%d]", i % s->ilv));
 }
 
 /* Adds the sites of a promoted access (a read, a store or an update) and
@@ -1626,23 +1278,6 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx);
 static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, const Ctx *ctx, Vec *extra);
 
 /* A declaration, then the registers of the promoted arrays it declares. */
-/* Block mode, `extern __shared__ T a[];` replicated: the dynamic shared
- * memory of the merged block holds the K logical blocks' in turn, each
- * __tf_dsmem bytes (the launch passes the original size, rounded up to 16
- * bytes, and asks for K times it). Copy r's array is a pointer to its slice. */
-static char *dyn_shared_copies(Fuse *F, Sym *sh, const char *indent) {
-  Buf b = {0};
-  unsigned m = sym_dims(F, sh);
-  for (int r = 0; r < ngroups(F, m); r++)
-    buf_printf(&b, "%s%sdecltype(&%s[0]) const %s = (decltype(&%s[0]))((char *)%s + %d * (size_t)__tf_dsmem);",
-               r ? "\n" : "", r ? indent : "", sh->name, copy_name(F, sh, group_at(F, m, r)), sh->name, sh->name, r);
-  char *text = arena_strdup(b.data);
-  buf_free(&b);
-  return text;
-}
-
-static bool is_dyn_replica(const Sym *s) { return s && s->kind == SYM_SHARED && s->is_extern && s->varying; }
-
 static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
   if (s->nkid == 1 && s->kid[0]->kind == N_VAR && is_dyn_replica(s->kid[0]->sym)) {
     piece(F, indent_of(F, s), arena_strndup(F->src->text + s->begin, stmt_end(F->src, s) - s->begin));
@@ -1667,55 +1302,6 @@ static void emit_decl_stmt(Fuse *F, Node *s, Ctx *ctx) {
       piece(F, indent_of(F, s), F->probe);
       F->probe_placed = true;
     }
-}
-
-/* Block mode: K copies of a shared array whose size clang cannot tell (it
- * depends on a template parameter) may pass the 48 KB of static shared
- * memory a block may declare, which only ptxas would notice, with no word
- * of where or why.  legality.c checks the sizes it knows; for the others a
- * static_assert after the last such declaration (or at the kernel's entry)
- * states the limit for every instantiation, and the driver parses the output once more to turn its
- * failure into a located refusal (verify.c).  Needs every such array
- * declared in the kernel's own body, where its type's spelling is valid. */
-static void plan_shared_probe(Fuse *F, Node *body) {
-  if (F->k->p.mode != MODE_BLOCK)
-    return;
-  Vec vars = {0};
-  kernel_shared_vars(F->k->fn, &vars);
-  long long known = 0;
-  bool replicated = false;
-  Buf e = {0};
-  Sym *anchor = NULL;
-  for (int i = 0; i < vars.len; i++) {
-    Sym *s = vars.items[i];
-    if (s->is_extern)
-      continue;
-    replicated |= s->varying;
-    int copies = params_shared_replicas(&F->k->p, s);
-    if (s->bytes >= 0) {
-      known += s->bytes * copies;
-      continue;
-    }
-    if (!s->type_text || !(body->begin <= s->decl_off && s->decl_off < body->end)) {
-      anchor = NULL; /* cannot be spelled here: left to ptxas */
-      break;
-    }
-    if (copies > 1)
-      buf_printf(&e, "%d * sizeof(%s) + ", copies, s->type_text);
-    else
-      buf_printf(&e, "sizeof(%s) + ", s->type_text);
-    if (!anchor || s->decl_off > anchor->decl_off)
-      anchor = s;
-  }
-  if (anchor && replicated) {
-    F->probe_anchor = anchor;
-    F->probe = arena_printf("static_assert(%s%lld <= 48 * 1024, \"tfuse-shared-limit: '%s' coarsened by %s declares "
-                            "more than 48 KB of static __shared__ memory; use a smaller -factor\");",
-                            e.data, known, F->k->sym->name, params_factor_text(&F->k->p));
-    F->k->shared_probe = true;
-  }
-  buf_free(&e);
-  vec_free(&vars);
 }
 
 static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
