@@ -427,11 +427,100 @@ static bool source_starts_with(const Source *src, unsigned off, const char *word
   return off + n <= src->len && !strncmp(src->text + off, word, n);
 }
 
-/* Whether the callee of a launch of k names one function (the opt-in of
- * dyn_shared_opt_in takes its address): a template kernel named without
- * its arguments, whose launch deduces them, does not. */
-static bool callee_nameable(const Source *src, const Kernel *k, const char *callee) {
-  return !source_starts_with(src, k->fn->begin, "template") || strchr(callee, '<');
+/* The number of arguments in the angle brackets opening at `open` (the
+ * commas outside nested brackets and parentheses, plus one), -1 where they
+ * do not close or hold a pack (`...`). */
+static int angle_arity(const char *open) {
+  int depth = 0, n = 1;
+  for (const char *p = open; *p; p++) {
+    if (*p == '<' || *p == '(' || *p == '[' || *p == '{')
+      depth++;
+    else if (*p == '>' || *p == ')' || *p == ']' || *p == '}') {
+      if (--depth == 0)
+        return *p == '>' ? n : -1;
+    } else if (*p == ',' && depth == 1)
+      n++;
+    else if (!strncmp(p, "...", 3))
+      return -1;
+  }
+  return -1;
+}
+
+/* Whether the callee of a launch of k names one function (the prelude's
+ * launch checks and the opt-in of dyn_shared_opt_in take its address): not
+ * where another function of the unit has its name (an overload set), nor
+ * where a template kernel's launch deduces some of its arguments (`k` or
+ * `k<256>` of `template <int B, class T>`: no function until deduced). */
+static bool callee_nameable(const Unit *u, const Kernel *k, const char *callee) {
+  for (int i = 0; i < u->functions.len + u->fn_decls.len; i++) {
+    Node *f = i < u->functions.len ? u->functions.items[i] : u->fn_decls.items[i - u->functions.len];
+    if (f->sym && f->sym != k->sym && f->sym->name && !strcmp(f->sym->name, k->sym->name))
+      return false;
+  }
+  const Source *src = u->src;
+  if (!source_starts_with(src, k->fn->begin, "template"))
+    return true;
+  const char *params = strchr(src->text + k->fn->begin, '<');
+  const char *args = strchr(callee, '<');
+  int want = params ? angle_arity(params) : -1;
+  return args && want > 0 && angle_arity(args) == want;
+}
+
+/* Whether the kernel's declaration says `__launch_bounds__`: ptxas then
+ * fits its registers to the threads it names. */
+static bool has_launch_bounds(const Source *src, const Kernel *k) {
+  for (unsigned p = k->fn->begin; p + 17 <= k->fn->loc; p++)
+    if (!strncmp(src->text + p, "__launch_bounds__", 17))
+      return true;
+  return false;
+}
+
+/* Whether the block extent `text` may be evaluated twice (once by the
+ * prelude's check before the launch): names, numbers, operators that
+ * write nothing, and `dim3(...)`; no other call, no `=`, `++` or `--`, no
+ * comment. */
+static bool block_text_pure(const char *text) {
+  for (const char *p = text; *p; p++) {
+    if (*p == '=' || ((*p == '+' || *p == '-' || *p == '/') && p[1] == *p) || (*p == '/' && p[1] == '*'))
+      return false;
+    if (!ident_char(*p) && !strchr(" \t\n.*/+-%(),?:<>&|^~![]", *p))
+      return false;
+    if (*p == '(') {
+      const char *w = p;
+      while (w > text && (w[-1] == ' ' || w[-1] == '\t'))
+        w--;
+      const char *s = w;
+      while (s > text && ident_char(s[-1]))
+        s--;
+      if ((w > s && !(w - s == 4 && !strncmp(s, "dim3", 4))) || (w > text && w[-1] == '>'))
+        return false; /* a call (`f(n)`, `f<T>(n)`) */
+    }
+  }
+  return true;
+}
+
+/* Block mode, before the launch: the prelude's checks that the merged block
+ * fits the device (block_fits: its threads, now K logical blocks' work
+ * each) and, for a template kernel whose launch deduces its arguments and
+ * so cannot opt in above 48 KB, that its K shares of dynamic shared
+ * memory fit without (dyn_shared_unnamed).  No thread check where it
+ * cannot fail (a block clang evaluates to 256 threads or fewer: 255
+ * registers each still fit; a kernel with __launch_bounds__: ptxas fits
+ * it, as bound_block_threads below makes it for constant blocks), nor for
+ * a kernel the launch does not name or a block extent with effects. */
+static void block_launch_checks(const Unit *u, Node *call, Kernel *k, Span *parts, const char *callee,
+                                const char *site, Buf *b) {
+  const Source *src = u->src;
+  bool named = callee_nameable(u, k, callee);
+  char *block = span_text(src, parts[1]);
+  long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
+  bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(src, k);
+  if (named && !fits && block_text_pure(block))
+    buf_printf(b, "::tfuse_rt::block_fits(%s, %s, %du, \"%s\", \"%s\"); ", callee, block, k->p.factor,
+               k->sym->name, site);
+  if (k->dyn_shared && !named)
+    buf_printf(b, "::tfuse_rt::dyn_shared_unnamed(%du * (size_t)__tf_dsmem, %du, \"%s\", \"%s\"); ", k->p.factor,
+               k->p.factor, k->sym->name, site);
 }
 
 /* Block mode: the declarations and the launch itself, with the grid (and
@@ -454,9 +543,10 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
   if (k->dyn_shared) {
     buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
-    if (callee_nameable(src, k, callee))
+    if (callee_nameable(u, k, callee))
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
   }
+  block_launch_checks(u, call, k, parts, callee, launch_site(src, call->begin), b);
   buf_puts(b, before_launch);
   if (callee_as)
     buf_printf(b, "%s<<<", callee_as);
@@ -1404,10 +1494,8 @@ static bool only_read_by_launches(Node *n, Sym *var) {
 static void bound_block_threads(Unit *u, Kernel *k, Vec *done, EditList *el) {
   if (k->p.mode != MODE_BLOCK || k->p.factor <= 1 || k->indirect_launches > 0)
     return; /* a launch through a pointer or cudaLaunchKernel: its block is not read */
-  const char *t = u->src->text;
-  for (unsigned p = k->fn->begin; p + 17 <= k->fn->loc; p++)
-    if (!strncmp(t + p, "__launch_bounds__", 17))
-      return;
+  if (has_launch_bounds(u->src, k))
+    return;
   long most = 0;
   for (int i = 0; i < done->len; i++) {
     Node *call = done->items[i];
@@ -1647,7 +1735,7 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       buf_printf(&cands, "%s{%d, %d, %du, \"%s\"", v ? ", " : "", mode, d, var->p.factor, var->label);
       if (divides)
         buf_printf(&cands, ", 1, %s",
-                   callee_nameable(src, k, vcallee) ? arena_printf("(const void *)%s", vcallee) : "0");
+                   callee_nameable(u, k, vcallee) ? arena_printf("(const void *)%s", vcallee) : "0");
       buf_puts(&cands, "}");
       char *smem = divides ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(__tf_smem)", var->p.factor)
                            : "__tf_smem";

@@ -63,6 +63,42 @@ inline dim3 coarsen_block_warps(dim3 block, int d, unsigned int k, const char *k
   return b;
 }
 
+/* Block mode: each thread of the merged block does the work of K logical
+ * blocks' threads, so it may need more registers than the original's, and
+ * a block of the original's size may no longer fit the register file ("too
+ * many resources requested for launch").  Stop with the reason before such
+ * a launch; a block over 1024 threads, which no kernel can run, is left to
+ * the launch's own error.  The kernel's limit is asked once per kernel. */
+template <class F>
+inline void block_fits(F *kernel, dim3 block, unsigned int k, const char *name, const char *site) {
+  static const void *asked[32];
+  static cudaFuncAttributes known[32];
+  static int n;
+  int i = 0;
+  while (i < n && asked[i] != (const void *)kernel)
+    i++;
+  cudaFuncAttributes fa;
+  if (i < n) {
+    fa = known[i];
+  } else {
+    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
+      return; /* the launch reports it */
+    if (n < 32) {
+      asked[n] = (const void *)kernel;
+      known[n++] = fa;
+    }
+  }
+  unsigned int threads = block.x * block.y * block.z;
+  if (threads <= 1024 && threads > (unsigned int)fa.maxThreadsPerBlock) {
+    std::fprintf(stderr,
+                 "tfuse: error: %s: launch of '%s' with %u threads per block: coarsened by %u, the kernel uses %d "
+                 "registers per thread and can run at most %d threads per block on this device; use a smaller "
+                 "-factor\n",
+                 site, name, threads, k, fa.numRegs, fa.maxThreadsPerBlock);
+    std::exit(EXIT_FAILURE);
+  }
+}
+
 /* Block mode with a replicated extern __shared__ array: each logical
  * block's share of the dynamic shared memory, rounded up to 16 bytes so
  * every share starts aligned as the original's did. */
@@ -85,6 +121,22 @@ template <class F> inline void dyn_shared_check(F *kernel, size_t bytes) {
                  bytes + fixed, fixed, optin);
     std::exit(EXIT_FAILURE);
   }
+}
+
+/* K shares over 48 KB for a template kernel whose launch deduces its
+ * arguments: the opt-in (cudaFuncSetAttribute) needs the kernel's address,
+ * which such a launch does not spell, so the launch would fail with
+ * "invalid argument".  Stop with the reason instead. */
+inline void dyn_shared_unnamed(size_t bytes, unsigned int k, const char *name, const char *site) {
+  if (bytes <= 48 * 1024)
+    return;
+  std::fprintf(stderr,
+               "tfuse: error: %s: launch of '%s' coarsened by %u asks for %zu bytes of dynamic shared memory (a "
+               "share per logical block), over the 48 KB a launch gets without cudaFuncSetAttribute, which needs "
+               "the kernel's address: write the kernel's template arguments at the launch, or use a smaller "
+               "-factor\n",
+               site, name, k, bytes);
+  std::exit(EXIT_FAILURE);
 }
 
 /* K shares may pass the 48 KB a launch gets without asking: ask for them

@@ -24,7 +24,7 @@
 // CHECK-LABEL: __global__ void file_scope(unsigned int __tf_grid_x, unsigned int __tf_dsmem, float *out) {
 // CHECK:      decltype(&dyn[0]) const dyn_0 = (decltype(&dyn[0]))((char *)dyn + 0 * (size_t)__tf_dsmem);
 // CHECK:      dyn_0[threadIdx.x] = (blockIdx.x * 4);
-// CHECK:      { const dim3 __tf_grid = (blocks); const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(threads * sizeof(float)); ::tfuse_rt::dyn_shared_opt_in(reduce, 4u * (size_t)__tf_dsmem); reduce<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), threads, 4u * (size_t)__tf_dsmem>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_dsmem, in, out, n); }
+// CHECK:      { const dim3 __tf_grid = (blocks); const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(threads * sizeof(float)); ::tfuse_rt::dyn_shared_opt_in(reduce, 4u * (size_t)__tf_dsmem); ::tfuse_rt::block_fits(reduce, threads, 4u, "reduce", "{{.*}}.cu:{{[0-9]+}}"); reduce<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), threads, 4u * (size_t)__tf_dsmem>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_dsmem, in, out, n); }
 // CHECK:      const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(48 * 1024); {{.*}}file_scope<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), 128, 4u * (size_t)__tf_dsmem, stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_dsmem, out);
 // CHECK:      const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(0); {{.*}}file_scope<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), 128, 4u * (size_t)__tf_dsmem>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_dsmem, out);
 
