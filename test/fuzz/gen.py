@@ -1815,12 +1815,15 @@ class Gen:
                         "template <class V> __device__ unsigned int tm_get(const V &v) { return v.bits() ^ 5u; }\n")
         o = self.fresh("tm")
         T = r.choice(["TmBits", "TmHere"])
-        # the dependent call v.bits() may reach TmHere::bits, which reads blockIdx.x and threadIdx.x, whatever
-        # T is; a member function is not cloned per copy (legality.c clone_obstacle): refused where x is coarsened
-        ctx["refuse"] |= {"refuse-block@x", "refuse-thread@x"}
         lines = ["  %s %s{%s};" % (T, o, self.expr(ctx, 1))]
-        if r.random() < 0.6:
+        store = r.random() < 0.6
+        if store:
             lines.append("  tm_store(%s);" % o)
+        # TmHere::bits reads blockIdx.x and threadIdx.x, and a member function is not cloned per copy
+        # (legality.c clone_obstacle): refused where x is coarsened.  tm_store's dependent call v.bits() is
+        # taken to reach it whatever T is, tm_get's in some programs only
+        m = "" if store or T == "TmHere" else "may-"
+        ctx["refuse"] |= {m + "refuse-block@x", m + "refuse-thread@x"}
         lines.append("  acc ^= tm_get(%s)%s;" % (o, r.choice(["", " + %s.w" % o])))
         return lines
 
