@@ -1622,6 +1622,9 @@ class Gen:
 
     def cg_block_stmt(self, ctx, shared):
         r = self.rng
+        # every form reads the block's queries, refused in thread mode without whole warps
+        # (legality.c cg_thread_query_obstacle)
+        ctx["refuse"] |= {"refuse-thread@yz", "refuse-thread.consecutive"}
         e = self.expr(ctx, 1)
         c = r.randrange(7)
         if c == 0:
@@ -1709,6 +1712,18 @@ class Gen:
                         "  int o = __syncthreads_or((v ^ blockIdx.x) % 7u == 0u);\n"
                         "  return c * 3u + (unsigned int)a * 5u + (unsigned int)o;\n}\n")
         c = r.randrange(5)
+        if c == 4:
+            # thread mode: one call of the helper per copy would combine only that copy's threads
+            # (legality.c check_fn)
+            ctx["refuse"].add("refuse-thread")
+        elif c >= 2:
+            # thread mode: a statement storing acc, which differs between the copies where the coarsened
+            # dimension is one of the program's, is written once per copy and each would combine the copies'
+            # predicates after the earlier copies' stores (legality.c walk)
+            ctx["refuse"] |= {"refuse-thread@%s" % DIMS[:self.dims], "may-refuse-thread"}
+        elif c == 0:
+            # the same where a later statement assigns the count's local a value that differs between the copies
+            ctx["refuse"].add("may-refuse-thread")
         if c == 0:
             w = self.fresh("cnt")
             ctx["vars"].append((w, True))
@@ -1740,6 +1755,8 @@ class Gen:
             lines = ["  auto %s = [&](unsigned int a) { acc = acc * 31u + a + blockIdx.%s + threadIdx.%s; };" %
                      (lam, d, DIMS[r.randrange(self.dims)])]
         else:
+            # a capture list naming a variable: its text is not renamed per copy (legality.c check_lambda)
+            ctx["refuse"].add("refuse")
             lines = ["  auto %s = [=, &acc](unsigned int a) { acc ^= a * %s + blockDim.%s * threadIdx.x; };" %
                      (lam, r.choice(["v", "s"]), d)]
         if r.random() < 0.5:
@@ -1778,6 +1795,9 @@ class Gen:
                         "template <float (*op)(float)>\n"
                         "__device__ float blockReduce(float v) {\n"
                         "  return blockReduce<op>(v, true, 0.0f);\n}\n")
+        # block mode: the helper names shared_val, which the kernel replicates (legality.c check_fn_body);
+        # thread mode: the helper holds barriers and writes memory (legality.c check_barrier_call)
+        ctx["refuse"].add("refuse")
         c = r.randrange(3)
         if c == 0:
             return ["  f += blockReduce<warpSum>(f * 0.5f);"]
@@ -1796,8 +1816,14 @@ class Gen:
         o = self.fresh("tm")
         T = r.choice(["TmBits", "TmHere"])
         lines = ["  %s %s{%s};" % (T, o, self.expr(ctx, 1))]
-        if r.random() < 0.6:
+        store = r.random() < 0.6
+        if store:
             lines.append("  tm_store(%s);" % o)
+        # TmHere::bits reads blockIdx.x and threadIdx.x, and a member function is not cloned per copy
+        # (legality.c clone_obstacle): refused where x is coarsened.  tm_store's dependent call v.bits() is
+        # taken to reach it whatever T is, tm_get's in some programs only
+        m = "" if store or T == "TmHere" else "may-"
+        ctx["refuse"] |= {m + "refuse-block@x", m + "refuse-thread@x"}
         lines.append("  acc ^= tm_get(%s)%s;" % (o, r.choice(["", " + %s.w" % o])))
         return lines
 
@@ -1808,9 +1834,7 @@ class Gen:
         r = self.rng
         ctx = self.new_ctx()
         ctx["gid"] = False
-        k.expect = self.WARP_THREAD_EXPECT if set(feats) & set(self.MODERN_WARP_FEATURES) else "accept"
-        lines = self.header(k, "unsigned int *out, float *fout, const unsigned int *in, const float *fin, %s, "
-                               "int nin, unsigned int m, unsigned int s" % self.extent_params())
+        ctx["refuse"] = set()  # clauses of the forms written that tfuse refuses by design
         coord, inside = self.coord_lines()
         body = coord + ["  bool inside = %s;" % inside]
         if r.random() < 0.3:
@@ -1828,8 +1852,10 @@ class Gen:
         ctx["locals"] |= {"v", "acc"}
         ctx["float"] = "f"
         shared = set()
+        used = set()
         for _ in range(r.randint(3, 7)):
             ft = r.choice(feats)
+            used.add(ft)
             if ft == "cgblock":
                 body += self.cg_block_stmt(ctx, shared)
             elif ft == "cgtile":
@@ -1848,7 +1874,12 @@ class Gen:
         body.append("    fout[i] = f;")
         body.append("  }")
         body.append("}")
-        k.src = lines + body
+        # a tile declared and never used is no warp-level code: the expectation follows the statements written
+        warp = self.WARP_THREAD_EXPECT.split(",") if used & set(self.MODERN_WARP_FEATURES) else []
+        clauses = warp + sorted(ctx["refuse"] - set(warp))
+        k.expect = "refuse" if "refuse" in clauses else ",".join(clauses) or "accept"
+        k.src = self.header(k, "unsigned int *out, float *fout, const unsigned int *in, const float *fin, %s, "
+                               "int nin, unsigned int m, unsigned int s" % self.extent_params()) + body
         o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
         fo = self.add_output(k, "%s_fout" % k.name, "float", 0)
 
