@@ -446,17 +446,24 @@ static int angle_arity(const char *open) {
   return -1;
 }
 
-/* Whether the callee of a launch of k names one function (the prelude's
- * launch checks and the opt-in of dyn_shared_opt_in take its address): not
- * where another function of the unit has its name (an overload set), nor
- * where a template kernel's launch deduces some of its arguments (`k` or
- * `k<256>` of `template <int B, class T>`: no function until deduced). */
-static bool callee_nameable(const Unit *u, const Kernel *k, const char *callee) {
+static bool name_overloaded(const Unit *u, const Kernel *k) {
   for (int i = 0; i < u->functions.len + u->fn_decls.len; i++) {
     Node *f = i < u->functions.len ? u->functions.items[i] : u->fn_decls.items[i - u->functions.len];
     if (f->sym && f->sym != k->sym && f->sym->name && !strcmp(f->sym->name, k->sym->name))
-      return false;
+      return true;
   }
+  return false;
+}
+
+/* Whether the callee of a launch of k names one function (the prelude's
+ * launch checks and the opt-in of dyn_shared_opt_in take its address): not
+ * where another function of the unit has its name (an overload set; but
+ * see kernel_address), nor where a template kernel's launch deduces some of
+ * its arguments (`k` or `k<256>` of `template <int B, class T>`: no
+ * function until deduced). */
+static bool callee_nameable(const Unit *u, const Kernel *k, const char *callee) {
+  if (name_overloaded(u, k))
+    return false;
   const Source *src = u->src;
   if (!source_starts_with(src, k->fn->begin, "template"))
     return true;
@@ -464,6 +471,53 @@ static bool callee_nameable(const Unit *u, const Kernel *k, const char *callee) 
   const char *args = strchr(callee, '<');
   int want = params ? angle_arity(params) : -1;
   return args && want > 0 && angle_arity(args) == want;
+}
+
+/* The address of the coarsened kernel at a launch, for the prelude's
+ * checks: the callee, or where its name is also a host function's (llm.c
+ * names the launching function as its kernel) the callee cast to the
+ * coarsened kernel's type, `static_cast<void (*)(unsigned int
+ * __tf_grid_x, float *a, int n)>(k)`, spelled from the grid parameters
+ * fuse.c adds and the parameters as written (names are allowed in a
+ * function type).  Only for a kernel of the global namespace that is not a
+ * template, defined before the launch (its parameters' types are declared
+ * there), whose parameters hold no default argument, comment or macro
+ * line; else NULL. */
+static char *kernel_address(const Unit *u, const Kernel *k, const Node *call, const char *callee) {
+  if (callee_nameable(u, k, callee))
+    return (char *)callee;
+  const Source *src = u->src;
+  const char *usr = k->sym->usr, *scope = usr ? strstr(usr, "@F@") : NULL;
+  bool global = scope && !memchr(usr, '@', scope - usr); /* `c:@F@k`, `c:file.cu@F@k`: no namespace or class */
+  if (!name_overloaded(u, k) || source_starts_with(src, k->fn->begin, "template") || strstr(callee, "::") ||
+      !unit_precedes(u, k->fn->end, call->begin) || !global)
+    return NULL;
+  unsigned open = k->fn->loc;
+  while (open < src->len && src->text[open] != '(')
+    open++;
+  unsigned close = text_match(src, open, (unsigned)src->len) - 1;
+  if (open >= src->len || close <= open)
+    return NULL;
+  char *params = arena_strndup(src->text + open + 1, close - open - 1);
+  for (const char *p = params; *p; p++)
+    if (*p == '=' || *p == '#' || *p == '\\' || (*p == '/' && (p[1] == '/' || p[1] == '*')))
+      return NULL;
+  Buf b = {0};
+  buf_puts(&b, "static_cast<void (*)(");
+  int dims[3], f[3], n = launch_dims(k, dims, f);
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "%sunsigned int", i ? ", " : "");
+  if (k->dyn_shared)
+    buf_puts(&b, ", unsigned int");
+  bool empty = true;
+  for (const char *p = params; *p; p++)
+    empty = empty && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r');
+  if (!empty && strcmp(params, "void"))
+    buf_printf(&b, ", %s", params);
+  buf_printf(&b, ")>(%s)", callee);
+  char *text = arena_strdup(b.data);
+  buf_free(&b);
+  return text;
 }
 
 /* Whether the kernel's declaration says `__launch_bounds__`: ptxas then
@@ -511,14 +565,14 @@ static bool block_text_pure(const char *text) {
 static void block_launch_checks(const Unit *u, Node *call, Kernel *k, Span *parts, const char *callee,
                                 const char *site, Buf *b) {
   const Source *src = u->src;
-  bool named = callee_nameable(u, k, callee);
+  char *addr = kernel_address(u, k, call, callee);
   char *block = span_text(src, parts[1]);
   long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
   bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(src, k);
-  if (named && !fits && block_text_pure(block))
-    buf_printf(b, "::tfuse_rt::block_fits(%s, %s, %du, \"%s\", \"%s\"); ", callee, block, k->p.factor,
+  if (addr && !fits && block_text_pure(block))
+    buf_printf(b, "::tfuse_rt::block_fits(%s, %s, %du, \"%s\", \"%s\"); ", addr, block, k->p.factor,
                k->sym->name, site);
-  if (k->dyn_shared && !named)
+  if (k->dyn_shared && !addr)
     buf_printf(b, "::tfuse_rt::dyn_shared_unnamed(%du * (size_t)__tf_dsmem, %du, \"%s\", \"%s\"); ", k->p.factor,
                k->p.factor, k->sym->name, site);
 }
@@ -543,8 +597,9 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
   if (k->dyn_shared) {
     buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
-    if (callee_nameable(u, k, callee))
-      buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", callee, k->p.factor);
+    char *addr = kernel_address(u, k, call, callee);
+    if (addr)
+      buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", addr, k->p.factor);
   }
   block_launch_checks(u, call, k, parts, callee, launch_site(src, call->begin), b);
   buf_puts(b, before_launch);

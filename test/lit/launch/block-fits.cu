@@ -5,7 +5,9 @@
 // launch").  No check where it cannot fail (a constant block of 256 threads
 // or fewer, a kernel with __launch_bounds__), nor where the launch does not
 // name one function (a template whose arguments are deduced, partly or
-// wholly; an overloaded name) or the block extent may have effects.  A
+// wholly) or the block extent may have effects.  An overloaded name (two
+// kernels, or a host function named as its kernel) is cast to the
+// coarsened kernel's type, spelled from its parameters.  A
 // template kernel whose launch deduces its arguments cannot opt in above
 // 48 KB of dynamic shared memory: dyn_shared_unnamed stops there with the
 // reason.
@@ -49,6 +51,14 @@ __global__ void o(int *a, int n) {
 
 int pick(int);
 
+__global__ void launcher(float *a, int n) {
+  extern __shared__ float s[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? a[i] : 0.0f;
+  __syncthreads();
+  if (i < n) a[i] = s[blockDim.x - 1 - threadIdx.x];
+}
+
 // CHECK-LABEL: void host(float *a, int n, int bs) {
 void host(float *a, int n, int bs) {
   // CHECK: { const dim3 __tf_grid = ((n + bs - 1) / bs); ::tfuse_rt::block_fits(k, bs, 4u, "k", "{{.*}}:[[@LINE+1]]"); k<<<
@@ -71,6 +81,43 @@ void host(float *a, int n, int bs) {
   p<256><<<n, bs>>>(a, n);
   // CHECK: ::tfuse_rt::block_fits(p<256, float>, bs, 4u, "p", "{{.*}}:[[@LINE+1]]"); p<256, float><<<
   p<256, float><<<n, bs>>>(a, n);
-  // CHECK: { const dim3 __tf_grid = (n); o<<<
+  // CHECK: ::tfuse_rt::block_fits(static_cast<void (*)(unsigned int, float *a, int n)>(o), bs, 4u, "o", "{{.*}}:[[@LINE+1]]"); o<<<
   o<<<n, bs>>>(a, n);
+}
+
+// CHECK-LABEL: void launcher(float *a, int n, int bs) {
+// CHECK: ::tfuse_rt::dyn_shared_opt_in(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), 4u * (size_t)__tf_dsmem); ::tfuse_rt::block_fits(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), bs, 4u, "launcher", "{{.*}}:[[@LINE+2]]"); launcher<<<
+void launcher(float *a, int n, int bs) {
+  launcher<<<n, bs, bs * sizeof(float)>>>(a, n);
+}
+
+// Before the kernel's definition its parameters' types may not be declared:
+// no cast there.
+// CHECK-LABEL: void early(float *a, int n, int bs) {
+// CHECK: ::tfuse_rt::dyn_shared_unnamed(4u * (size_t)__tf_dsmem, 4u, "early", "{{.*}}:[[@LINE+3]]"); early<<<
+__global__ void early(float *a, int n);
+void early(float *a, int n, int bs) {
+  early<<<n, bs, bs * sizeof(float)>>>(a, n);
+}
+__global__ void early(float *a, int n) {
+  extern __shared__ float s[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? a[i] : 0.0f;
+  __syncthreads();
+  if (i < n) a[i] = s[blockDim.x - 1 - threadIdx.x];
+}
+
+// A kernel in a namespace: its parameters' types may need the namespace at
+// the launch, so no cast (and no thread check).
+namespace img {
+__global__ void scale(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] *= 3.0f;
+}
+void scale(float *a, int n, int bs);
+}
+// CHECK-LABEL: void img::scale(float *a, int n, int bs) {
+// CHECK-NEXT: { const dim3 __tf_grid = (n); scale<<<
+void img::scale(float *a, int n, int bs) {
+  scale<<<n, bs>>>(a, n);
 }
