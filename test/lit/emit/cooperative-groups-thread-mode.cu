@@ -12,10 +12,10 @@
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 -mode thread %t.in.cu -o %t.2.cu
-// RUN: FileCheck %s --check-prefixes=CHECK,K2 < %t.2.cu
+// RUN: FileCheck %s --check-prefixes=BOTH,K2 < %t.2.cu
 // RUN: %nvcc-check %t.2.cu
 // RUN: %tfuse -factor 4 -mode thread %t.in.cu -o %t.4.cu
-// RUN: FileCheck %s --check-prefixes=CHECK,K4 < %t.4.cu
+// RUN: FileCheck %s --check-prefixes=BOTH,K4 < %t.4.cu
 // RUN: %nvcc-check %t.4.cu
 
 #include <cooperative_groups.h>
@@ -26,12 +26,12 @@ namespace cg = cooperative_groups;
 // number the rows a block covers (llm.c's softmax kernels).  The store
 // through a pointer loaded from memory, which tfuse does not follow, cannot
 // write `warp`, whose address is never taken.
-// CHECK-LABEL: __global__ void rows(
+// BOTH-LABEL: __global__ void rows(
 // K2:      int row_0 = blockIdx.x * ((unsigned int)(((blockDim.x * 2) * blockDim.y * blockDim.z + 31u) / 32u)) + ((unsigned int)(((threadIdx.x) + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u));
 // K2-NEXT: int row_1 = blockIdx.x * ((unsigned int)(((blockDim.x * 2) * blockDim.y * blockDim.z + 31u) / 32u)) + ((unsigned int)(((threadIdx.x + 1 * blockDim.x) + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u));
 // K4:      int row_3 = blockIdx.x * ((unsigned int)(((blockDim.x * 4) * blockDim.y * blockDim.z + 31u) / 32u)) + ((unsigned int)(((threadIdx.x + 3 * blockDim.x) + (blockDim.x * 4) * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u));
-// CHECK:      float s_0 = TFUSE_GUARD(__tf_live_0, cg::reduce(warp_0, v_0, cg::plus<float>()));
-// CHECK:      (warp_1.thread_rank() == 0);
+// BOTH:      float s_0 = TFUSE_GUARD(__tf_live_0, cg::reduce(warp_0, v_0, cg::plus<float>()));
+// BOTH:      (warp_1.thread_rank() == 0);
 #pragma tfuse coarsen
 __global__ void rows(const float *in, float *out, float *const *more, int n) {
   cg::thread_block block = cg::this_thread_block();
@@ -49,7 +49,7 @@ __global__ void rows(const float *in, float *out, float *const *more, int n) {
 
 // The block's rank and size, by member and by free function; a tile's
 // type that names its parent; a tile of a tile (as written).
-// CHECK-LABEL: __global__ void ranks(
+// BOTH-LABEL: __global__ void ranks(
 // K2:      unsigned int i_1 = ((unsigned int)((threadIdx.x + 1 * blockDim.x) + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)));
 // K2:      unsigned long long n_1 = ((unsigned int)((blockDim.x * 2) * blockDim.y * blockDim.z));
 // K2:      unsigned int t_1 = ((unsigned int)((blockDim.x * 2) * blockDim.y * blockDim.z)) + ((unsigned int)((threadIdx.x + 1 * blockDim.x) + (blockDim.x * 2) * (threadIdx.y + blockDim.y * threadIdx.z)));
@@ -72,7 +72,7 @@ __global__ void ranks(unsigned *out) {
 }
 
 // The block's index and extent as dim3, with a block of several rows.
-// CHECK-LABEL: __global__ void grid2d(
+// BOTH-LABEL: __global__ void grid2d(
 // K2:      dim3 t_1 = dim3((threadIdx.x + 1 * blockDim.x), threadIdx.y, threadIdx.z);
 // K2:      dim3 d_1 = dim3((blockDim.x * 2), blockDim.y, blockDim.z);
 // K4:      dim3 t_3 = dim3((threadIdx.x + 3 * blockDim.x), threadIdx.y, threadIdx.z);
@@ -90,10 +90,10 @@ __global__ void grid2d(int *out) {
 }
 
 // Each launch checks that blockDim.x / K is whole warps.
-// CHECK-LABEL: void run(
-// CHECK:      rows<<<n, ::tfuse_rt::coarsen_block_warps(256, 0, {{[24]}}u, "rows", "{{.*}}")>>>(in, out, &out, n);
-// CHECK:      ranks<<<n, ::tfuse_rt::coarsen_block_warps(128, 0, {{[24]}}u, "ranks", "{{.*}}")>>>(u);
-// CHECK:      grid2d<<<n, ::tfuse_rt::coarsen_block_warps(dim3(128, 2), 0, {{[24]}}u, "grid2d", "{{.*}}")>>>(o);
+// BOTH-LABEL: void run(
+// BOTH:      rows<<<n, ::tfuse_rt::coarsen_block_warps(256, 0, {{[24]}}u, "rows", "{{.*}}")>>>(in, out, &out, n);
+// BOTH:      ranks<<<n, ::tfuse_rt::coarsen_block_warps(128, 0, {{[24]}}u, "ranks", "{{.*}}")>>>(u);
+// BOTH:      grid2d<<<n, ::tfuse_rt::coarsen_block_warps(dim3(128, 2), 0, {{[24]}}u, "grid2d", "{{.*}}")>>>(o);
 void run(const float *in, float *out, unsigned *u, int *o, int n) {
   rows<<<n, 256>>>(in, out, &out, n);
   ranks<<<n, 128>>>(u);
