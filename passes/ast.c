@@ -169,3 +169,27 @@ bool unit_has_ident(const Unit *u, const char *name) {
   }
   return false;
 }
+
+/* The offset of the `)` closing a function's parameter list. */
+unsigned fn_params_close(const Source *src, const Node *fn) {
+  unsigned p = fn->loc;
+  while (p < src->len && src->text[p] != '(')
+    p++;
+  return text_match(src, p, (unsigned)src->len) - 1;
+}
+
+/* Whether a function's parameter list is empty or `(void)`. */
+bool fn_params_empty(const Source *src, const Node *fn, unsigned close) {
+  unsigned p = fn->loc;
+  while (p < close && src->text[p] != '(')
+    p++;
+  unsigned q = source_skip_space(src, p + 1);
+  return q >= close || (close - q == 4 && !strncmp(src->text + q, "void", 4));
+}
+
+/* The top of n's tree: the function whose body holds n. */
+Node *node_root(Node *n) {
+  while (n->parent)
+    n = n->parent;
+  return n;
+}

@@ -572,9 +572,7 @@ CgGroup cg_tile_parent(Node *g) {
   Sym *s = g->sym;
   if (!s || s->kind != SYM_LOCAL || s->is_reference || s->is_pointer || s->addr_taken)
     return CG_NONE;
-  Node *f = g; /* the function that holds g */
-  while (node_parent(f))
-    f = node_parent(f);
+  Node *f = node_root(g); /* the function that holds g */
   Node *v = node_find_var(f, s);
   Node *init = v ? var_init(v) : NULL;
   Node *p = init ? cg_converted(init) : NULL;

@@ -2034,35 +2034,15 @@ static void prologue_multi(Fuse *F, Buf *pro, const char *indent) {
 }
 
 /* Offset of the `)` closing a function's parameter list. */
-static unsigned params_close(const Source *src, Node *fn) {
-  unsigned p = fn->loc;
-  while (p < src->len && src->text[p] != '(')
-    p++;
-  return text_match(src, p, (unsigned)src->len) - 1;
-}
-
-static bool params_empty(const Source *src, Node *fn, unsigned close) {
-  unsigned p = fn->loc;
-  while (p < close && src->text[p] != '(')
-    p++;
-  unsigned q = source_skip_space(src, p + 1);
-  return q >= close || (close - q == 4 && !strncmp(src->text + q, "void", 4));
-}
-
 /* The original grid extent goes *first*: launches pass arguments by
  * position, so a last parameter would collide with default arguments. */
 static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
-  unsigned close = params_close(F->src, fn);
+  unsigned close = fn_params_close(F->src, fn);
   unsigned open = fn->loc;
   while (F->src->text[open] != '(')
     open++;
-  Buf grids = {0};
-  for (int d = 0; d < 3; d++)
-    if (F->all >> d & 1)
-      buf_printf(&grids, "%sunsigned int __tf_grid_%s", grids.len ? ", " : "", dim_name(d));
-  const char *param = arena_printf("%s%s", grids.data, F->k->dyn_shared ? ", unsigned int __tf_dsmem" : "");
-  buf_free(&grids);
-  if (params_empty(F->src, fn, close))
+  const char *param = grid_params_text(F->k, true);
+  if (fn_params_empty(F->src, fn, close))
     edit_replace(el, open + 1, close - open - 1, param);
   else
     edit_insert(el, open + 1, arena_printf("%s, ", param));

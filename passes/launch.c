@@ -124,6 +124,18 @@ static int launch_dims(const Kernel *k, int *dims, int *factors) {
   return n;
 }
 
+char *grid_params_text(const Kernel *k, bool named) {
+  int dims[3], f[3], n = launch_dims(k, dims, f);
+  Buf b = {0};
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "%sunsigned int%s%s", i ? ", " : "", named ? " __tf_grid_" : "", named ? dim_name(dims[i]) : "");
+  if (k->dyn_shared)
+    buf_printf(&b, ", unsigned int%s", named ? " __tf_dsmem" : "");
+  char *text = arena_strdup(b.data);
+  buf_free(&b);
+  return text;
+}
+
 /* Block mode: the grid of the merged blocks, from the dim3 `grid`. */
 static char *coarsened_grid(const Kernel *k, const char *grid) {
   int dims[3], f[3], n = launch_dims(k, dims, f);
@@ -492,32 +504,18 @@ static char *kernel_address(const Unit *u, const Kernel *k, const Node *call, co
   if (!name_overloaded(u, k) || source_starts_with(src, k->fn->begin, "template") || strstr(callee, "::") ||
       !unit_precedes(u, k->fn->end, call->begin) || !global)
     return NULL;
-  unsigned open = k->fn->loc;
-  while (open < src->len && src->text[open] != '(')
+  unsigned open = k->fn->loc, close = fn_params_close(src, k->fn);
+  while (open < close && src->text[open] != '(')
     open++;
-  unsigned close = text_match(src, open, (unsigned)src->len) - 1;
-  if (open >= src->len || close <= open)
+  if (close >= src->len || close <= open)
     return NULL;
   char *params = arena_strndup(src->text + open + 1, close - open - 1);
   for (const char *p = params; *p; p++)
     if (*p == '=' || *p == '#' || *p == '\\' || (*p == '/' && (p[1] == '/' || p[1] == '*')))
       return NULL;
-  Buf b = {0};
-  buf_puts(&b, "static_cast<void (*)(");
-  int dims[3], f[3], n = launch_dims(k, dims, f);
-  for (int i = 0; i < n; i++)
-    buf_printf(&b, "%sunsigned int", i ? ", " : "");
-  if (k->dyn_shared)
-    buf_puts(&b, ", unsigned int");
-  bool empty = true;
-  for (const char *p = params; *p; p++)
-    empty = empty && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r');
-  if (!empty && strcmp(params, "void"))
-    buf_printf(&b, ", %s", params);
-  buf_printf(&b, ")>(%s)", callee);
-  char *text = arena_strdup(b.data);
-  buf_free(&b);
-  return text;
+  bool none = fn_params_empty(src, k->fn, close);
+  return arena_printf("static_cast<void (*)(%s%s%s)>(%s)", grid_params_text(k, false), none ? "" : ", ",
+                      none ? "" : params, callee);
 }
 
 /* Whether the kernel's declaration says `__launch_bounds__`: ptxas then
@@ -560,12 +558,12 @@ static bool block_text_pure(const char *text) {
  * memory fit without (dyn_shared_unnamed).  No thread check where it
  * cannot fail (a block clang evaluates to 256 threads or fewer: 255
  * registers each still fit; a kernel with __launch_bounds__: ptxas fits
- * it, as bound_block_threads below makes it for constant blocks), nor for
- * a kernel the launch does not name or a block extent with effects. */
-static void block_launch_checks(const Unit *u, Node *call, Kernel *k, Span *parts, const char *callee,
+ * it, as bound_block_threads below makes it for constant blocks), nor
+ * where the launch does not name the kernel (addr, kernel_address's, is
+ * NULL) or the block extent has effects. */
+static void block_launch_checks(const Unit *u, Node *call, Kernel *k, Span *parts, const char *addr,
                                 const char *site, Buf *b) {
   const Source *src = u->src;
-  char *addr = kernel_address(u, k, call, callee);
   char *block = span_text(src, parts[1]);
   long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
   bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(src, k);
@@ -595,13 +593,13 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   bool no_args = source_skip_space(src, lp + 1) >= rp;
   buf_printf(b, "const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
   const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
+  char *addr = kernel_address(u, k, call, callee);
   if (k->dyn_shared) {
     buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
-    char *addr = kernel_address(u, k, call, callee);
     if (addr)
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", addr, k->p.factor);
   }
-  block_launch_checks(u, call, k, parts, callee, launch_site(src, call->begin), b);
+  block_launch_checks(u, call, k, parts, addr, launch_site(src, call->begin), b);
   buf_puts(b, before_launch);
   if (callee_as)
     buf_printf(b, "%s<<<", callee_as);

@@ -124,12 +124,6 @@ static int coordinate(PA *pa, Node *e, const void **key) {
 
 /* ---- launch evidence: is blockDim.d 1 at every launch? ---- */
 
-static Node *enclosing_function(Node *n) {
-  while (n->parent)
-    n = n->parent;
-  return n;
-}
-
 static bool inside(Node *n, Node *anc) {
   for (; n; n = n->parent)
     if (n == anc)
@@ -161,7 +155,7 @@ static int block_rank(Unit *u, Node *launch, Node *e, int depth) {
   }
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_LOCAL) {
     /* A dim3 local used only in launch configurations. */
-    Node *fn = enclosing_function(launch);
+    Node *fn = node_root(launch);
     Node *v = node_find_var(fn, n->sym);
     Node *init = v ? var_init(v) : NULL;
     if (!init)

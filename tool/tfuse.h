@@ -630,6 +630,11 @@ unsigned text_match(const Source *src, unsigned open, unsigned limit);
 unsigned stmt_end(const Source *src, const Node *n);
 /* Whether name occurs as a whole word in the project's text. */
 bool unit_has_ident(const Unit *u, const char *name);
+/* The `)` closing a function's parameter list; whether the list is empty or `(void)`. */
+unsigned fn_params_close(const Source *src, const Node *fn);
+bool fn_params_empty(const Source *src, const Node *fn, unsigned close);
+/* The top of n's tree (the function whose body holds n). */
+Node *node_root(Node *n);
 
 /* ===================== passes/annotate.c ===================== */
 
@@ -932,6 +937,12 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el);
  * function pointers that hold the kernel (launch.c). */
 void launch_keep_original(Unit *u, Kernel *k, EditList *el, const char *comment);
 const char *original_name(const Kernel *k);
+/* The parameters block mode puts first in the coarsened kernel: the
+ * original grid extent along each coarsened dimension and, where an
+ * extern __shared__ array is divided, the share's size;
+ * `unsigned int __tf_grid_x, unsigned int __tf_dsmem`, without the names
+ * where `named` is false. */
+char *grid_params_text(const Kernel *k, bool named);
 /* After a kernel's name at `off`: the offset of the `<<<` that follows it,
  * past template arguments (`k<T, 4><<<`), or 0 if no launch follows. */
 unsigned launch_chevrons(const Source *src, unsigned off);
