@@ -815,6 +815,23 @@ static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
            "pass its barrier before the later copies' calls have made their writes", fn->name);
 }
 
+/* Why fn (arch_dependent) may be another function on the device, as the
+ * end of a sentence naming fn. */
+static const char *line_of(const Unit *u, unsigned off) {
+  const char *path;
+  int line, col;
+  source_locate(u->src, off, &path, &line, &col);
+  return arena_printf("%s:%d", path, line);
+}
+
+static const char *arch_reason(Legal *L, const Sym *fn) {
+  if (fn->arch_name)
+    return arena_printf("which uses '%s' (%s), which is, or uses, what the device compilation defines differently "
+                        "from the host side tfuse reads", fn->arch_name, line_of(L->u, fn->arch_at));
+  return "whose text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is compiled differently on the "
+         "device: tfuse parses the host side and cannot see the device code";
+}
+
 /* One function a call may call (its callee, or a candidate of a dependent
  * call).  site: the call in the kernel that leads here (where errors are
  * reported); in: the helper whose body holds `call`, or NULL in the kernel. */
@@ -862,8 +879,7 @@ static void check_fn(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
     return;
   case FN_UNKNOWN:
     if (fn->arch_dependent)
-      refuse(L, site->begin, "%s'%s', whose body tests __CUDA_ARCH__ (or NV_IF_TARGET): tfuse parses the host "
-             "side and cannot see the device code", who, fn->name);
+      refuse(L, site->begin, "%s'%s', %s", who, fn->name, arch_reason(L, fn));
     else
       refuse(L, site->begin, "%s'%s', whose body tfuse cannot see", who, fn->name);
     return;
@@ -1500,6 +1516,19 @@ bool legality_check(Unit *u, Kernel *k) {
   walk(&L, k->fn->sym->body);
   check_outside_shared(&L);
   check_static_shared(&L);
+  /* The kernel names what the device defines differently (target.c): a
+   * call of a helper that does was refused above, with its reason; else
+   * the name is the kernel's own (a macro, a specialization the host does
+   * not see). */
+  Sym *ks = k->fn->sym;
+  if (L.ok && ks->arch_dependent) {
+    if (ks->arch_name)
+      refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "
+             "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, line_of(L.u, ks->arch_at));
+    else
+      refuse(&L, k->fn->begin, "the kernel's text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is "
+             "compiled differently on the device: tfuse parses the host side and cannot see the device's code");
+  }
   vec_free(&L.stack);
   vec_free(&L.checked);
   vec_free(&L.shared_refused);

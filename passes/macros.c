@@ -368,8 +368,8 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
   for (int k = 0; k < kernels->len; k++) {
     Kernel *kn = kernels->items[k];
     Node *body = kn->fn->sym->body;
-    if (kn->p.factor <= 1 || !body)
-      continue;
+    if (kn->p.factor <= 1 || !body || kn->fn->sym->arch_dependent)
+      continue; /* arch_dependent: legality.c refuses it; expanded with the host's macros, its text would change */
     Vec names = {0};
     kernel_names(kn->fn, &names);
     for (int i = 0; i < u->macro_uses.len; i++) {

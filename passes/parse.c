@@ -1583,10 +1583,10 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
 
 /* ---- top level ---- */
 
-/* Whether a function's text tests the compilation target (__CUDA_ARCH__,
- * <nv/target>'s NV_IF_TARGET and friends, CCCL's _CCCL_DEVICE_COMPILATION):
- * parsed host-side, tfuse sees only the host's branch of such code.  Text
- * it cannot read counts as testing. */
+/* Whether a function's text, comments aside, tests the compilation target
+ * (__CUDA_ARCH__, <nv/target>'s NV_IF_TARGET and friends, CCCL's
+ * _CCCL_DEVICE_COMPILATION): parsed host-side, tfuse sees only the host's
+ * branch of such code.  Text it cannot read counts as testing. */
 static bool tests_target(CXCursor c) {
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile fb, fe;
@@ -1600,10 +1600,18 @@ static bool tests_target(CXCursor c) {
     return true;
   static const char *marks[] = {"CUDA_ARCH", "NV_IF_", "NV_DISPATCH_TARGET", "NV_IS_", "NV_PROVIDES_SM",
                                 "_CCCL_DEVICE_COMPILATION", "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH"};
-  for (unsigned i = ob; i < oe; i++)
+  for (unsigned i = ob; i < oe; i++) {
+    if (t[i] == '/' && i + 1 < oe && (t[i + 1] == '/' || t[i + 1] == '*')) { /* a comment says nothing */
+      bool line = t[i + 1] == '/';
+      for (i += 2; i < oe && !(line ? t[i] == '\n' : t[i] == '*' && i + 1 < oe && t[i + 1] == '/');)
+        i++;
+      i += line ? 0 : 1;
+      continue;
+    }
     for (size_t m = 0; m < sizeof marks / sizeof *marks; m++)
       if (t[i] == marks[m][0] && !strncmp(t + i, marks[m], strlen(marks[m])) && i + strlen(marks[m]) <= oe)
         return true;
+  }
   return false;
 }
 
@@ -2021,14 +2029,14 @@ static const char *resource_dir(void) {
   return NULL;
 }
 
-/* The parser's command line for an input: CUDA host side as nvcc compiles
- * it with clang's resource folder (resource_dir), the input's compiler
+/* The parser's command line for an input: CUDA host side (device: the
+ * device side, for target.c's comparison) as nvcc compiles it with clang's resource folder (resource_dir), the input's compiler
  * flags (its database entry's and the command line's) with nvcc's include
  * folders and macros (tool/flags.c), then the host compat header. */
-static void parser_args(const Input *in, const Options *opt, Vec *args) {
+static void parser_args(const Input *in, const Options *opt, Vec *args, bool device) {
   vec_push(args, "-x");
   vec_push(args, "cuda");
-  vec_push(args, "--cuda-host-only");
+  vec_push(args, device ? "--cuda-device-only" : "--cuda-host-only");
   vec_push(args, "--cuda-gpu-arch=sm_90");
   vec_push(args, "-std=c++17");
   vec_push(args, arena_printf("--cuda-path=%s", opt->cuda_path));
@@ -2049,7 +2057,7 @@ static void parser_args(const Input *in, const Options *opt, Vec *args) {
  * real path: Project.texts, or the outputs verify.c checks) in place of
  * those files on disk; false after an error. */
 static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *texts, unsigned flags,
-                        CXTranslationUnit *tu) {
+                        CXTranslationUnit *tu, bool quiet) {
   /* libclang finds an unsaved file by the file it names, whatever the
    * spelling of the #include or of the input that reaches it. */
   struct CXUnsavedFile *unsaved = calloc((size_t)texts->len + 1, sizeof *unsaved);
@@ -2092,7 +2100,8 @@ static bool parse_input(CXIndex index, const Input *in, Vec *args, const Vec *te
   free(unsaved);
   if (ec != CXError_Success) {
     *tu = NULL;
-    error_plain("%s '%s'", error_code_sentence(ec), in->path);
+    if (!quiet)
+      error_plain("%s '%s'", error_code_sentence(ec), in->path);
     return false;
   }
   return true;
@@ -2208,6 +2217,99 @@ static void find_files(Impl *im, Project *p) {
   }
 }
 
+/* The ranges tu's preprocessor skipped in the project's files (unsigned[2],
+ * project offsets), for the translation unit whose files set_tu chose. */
+static void skipped_ranges(Impl *im, CXTranslationUnit tu, Vec *out) {
+  CXSourceRangeList *l = clang_getAllSkippedRanges(tu);
+  for (unsigned j = 0; l && j < l->count; j++) {
+    unsigned b, e;
+    if (loc_in_main(im, clang_getRangeStart(l->ranges[j]), &b) && loc_in_main(im, clang_getRangeEnd(l->ranges[j]), &e) &&
+        b <= e) {
+      unsigned *r = arena_alloc(2 * sizeof *r);
+      r[0] = b;
+      r[1] = e;
+      vec_push(out, r);
+    }
+  }
+  if (l)
+    clang_disposeSourceRangeList(l);
+}
+
+/* ---- the device side, for target.c ---- */
+
+typedef struct {
+  Impl *im;
+  Vec *out; /* TargetDecl* */
+} DeclScan;
+
+/* The declarations and macro definitions of the project's files, outside
+ * function bodies: namespaces, classes and enums are entered. */
+static enum CXChildVisitResult target_decl_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  DeclScan *sc = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  bool macro = k == CXCursor_MacroDefinition;
+  if (!macro && !clang_isDeclaration(k))
+    return CXChildVisit_Continue;
+  bool enter = k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+               k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+               k == CXCursor_EnumDecl || k == CXCursor_ClassTemplate ||
+               k == CXCursor_ClassTemplatePartialSpecialization;
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned at, b, e;
+  if (k != CXCursor_Namespace && k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl &&
+      loc_in_main(sc->im, clang_getCursorLocation(c), &at) && loc_in_main(sc->im, clang_getRangeStart(r), &b) &&
+      loc_in_main(sc->im, clang_getRangeEnd(r), &e)) {
+    char *name = take_string(clang_getCursorSpelling(c));
+    if (name[0]) {
+      TargetDecl *d = arena_alloc(sizeof *d);
+      d->name = name;
+      d->begin = b <= at ? b : at;
+      d->end = e >= b ? e : at;
+      d->at = at;
+      d->macro = macro;
+      vec_push(sc->out, d);
+    }
+  }
+  return enter ? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
+/* For each input whose project files test the target in a directive: the
+ * host's skipped ranges and declarations, and the device side's, from a
+ * device-side parse of the input with the same texts (target.c). */
+static void target_inputs(Unit *u, Project *p, const Options *opt, Vec *out) {
+  Impl *im = impl_of(u);
+  for (int t = 0; t < im->ntus; t++) {
+    bool tests = false;
+    for (int i = 0; i < im->tu_files[t].len && !tests; i++)
+      tests = target_tests(((Reach *)im->tu_files[t].items[i])->file);
+    if (!tests)
+      continue;
+    TargetInput *ti = arena_alloc(sizeof *ti);
+    for (int i = 0; i < im->tu_skipped[t].len; i++)
+      vec_push(&ti->host_skipped, im->tu_skipped[t].items[i]);
+    set_tu(im, t);
+    DeclScan hs = {im, &ti->host_decls};
+    clang_visitChildren(clang_getTranslationUnitCursor(im->tus[t]), target_decl_visit, &hs);
+    const Input *in = p->inputs.items[t];
+    Vec args = {0};
+    parser_args(in, opt, &args, true);
+    CXTranslationUnit dtu = NULL;
+    if (parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &dtu, true) && dtu) {
+      set_tu(im, t); /* the device unit's files are its own */
+      skipped_ranges(im, dtu, &ti->device_skipped);
+      DeclScan ds = {im, &ti->device_decls};
+      clang_visitChildren(clang_getTranslationUnitCursor(dtu), target_decl_visit, &ds);
+      clang_disposeTranslationUnit(dtu);
+    } else {
+      ti->device_failed = true;
+    }
+    vec_free(&args);
+    set_tu(im, t);
+    vec_push(out, ti);
+  }
+}
+
 bool parse_project(Unit *u, Project *p, const Options *opt) {
   Impl *im = calloc(1, sizeof *im);
   u->impl = im;
@@ -2225,14 +2327,14 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   for (int i = 0; i < p->inputs.len; i++) {
     const Input *in = p->inputs.items[i];
     Vec args = {0};
-    parser_args(in, opt, &args);
+    parser_args(in, opt, &args, false);
     if (opt->verbose) {
       fprintf(stderr, "tfuse: parsing %s with:", in->path);
       for (int j = 0; j < args.len; j++)
         fprintf(stderr, " %s", (char *)args.items[j]);
       fputc('\n', stderr);
     }
-    ok &= parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &im->tus[im->ntus++]);
+    ok &= parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &im->tus[im->ntus++], false);
     vec_free(&args);
   }
   if (!ok)
@@ -2243,22 +2345,21 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   for (int i = 0; i < im->ntus; i++) {
     set_tu(im, i);
     clang_visitChildren(clang_getTranslationUnitCursor(im->tus[i]), top_visit, u);
-    CXSourceRangeList *l = clang_getAllSkippedRanges(im->tus[i]);
-    for (unsigned j = 0; l && j < l->count; j++) {
-      unsigned b, e;
-      if (loc_in_main(im, clang_getRangeStart(l->ranges[j]), &b) &&
-          loc_in_main(im, clang_getRangeEnd(l->ranges[j]), &e) && b <= e) {
-        unsigned *r = arena_alloc(2 * sizeof *r);
-        r[0] = b;
-        r[1] = e;
-        vec_push(&im->tu_skipped[i], r);
-      }
-    }
-    if (l)
-      clang_disposeSourceRangeList(l);
+    skipped_ranges(im, im->tus[i], &im->tu_skipped[i]);
   }
   fix_macro_ends(u);
   macro_arg_pastes(u);
+  Vec targets = {0};
+  target_inputs(u, p, opt, &targets);
+  target_mark(u, &targets);
+  for (int i = 0; i < targets.len; i++) {
+    TargetInput *ti = targets.items[i];
+    vec_free(&ti->host_skipped);
+    vec_free(&ti->device_skipped);
+    vec_free(&ti->host_decls);
+    vec_free(&ti->device_decls);
+  }
+  vec_free(&targets);
   return true;
 }
 
@@ -2309,9 +2410,9 @@ bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt
   for (int t = 0; t < p->inputs.len && ok; t++) {
     const Input *in = p->inputs.items[t];
     Vec args = {0};
-    parser_args(in, opt, &args);
+    parser_args(in, opt, &args, false);
     CXTranslationUnit tu = NULL;
-    ok = parse_input(index, in, &args, texts, CXTranslationUnit_KeepGoing, &tu);
+    ok = parse_input(index, in, &args, texts, CXTranslationUnit_KeepGoing, &tu, false);
     vec_free(&args);
     unsigned n = ok ? clang_getNumDiagnostics(tu) : 0;
     for (unsigned i = 0; i < n; i++) {
@@ -2346,6 +2447,7 @@ bool parse_project_errors(const Project *p, const Vec *texts, const Options *opt
 }
 
 void parse_dispose(Unit *u) {
+  target_dispose(u);
   Impl *im = impl_of(u);
   if (!im)
     return;

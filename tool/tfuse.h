@@ -432,8 +432,12 @@ struct Sym {
   int arity_min, arity_max; /* SYM_FUNC: how many arguments a call may pass (defaults, `...`: max -1),
                                templates included; parse.c filters a dependent call's candidates by them */
   bool type_dependent; /* variables: the type depends on a template parameter */
-  bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...): the host-side
-                          parse does not see the device code */
+  bool arch_dependent; /* SYM_FUNC: its body's text tests __CUDA_ARCH__ (or NV_IF_TARGET...), or the device
+                          compiles it, or a name it uses, differently (target.c): the host-side parse does not
+                          see the device code */
+  const char *arch_name; /* SYM_FUNC, arch_dependent through a name (target.c): that name, else NULL */
+  unsigned arch_at;      /* ... where the target defines it, in the project's text */
+  unsigned arch_use;     /* ... where the function's text names it */
   void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the project's files */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
@@ -561,7 +565,35 @@ typedef struct {
   Vec macros;     /* Macro*: definitions in the project's files, and those its macro uses name; by Macro.tu */
   Vec macro_uses; /* MacroUse*: macro invocations written in the project's files */
   void *impl;     /* libclang state, private to parse.c */
+  void *target;   /* the names the compilation target decides, private to target.c */
 } Unit;
+
+/* target.c: what the device compilation defines differently from the host
+ * side parse.c reads.  parse.c fills one TargetInput per input whose
+ * project files test the target in a directive (target_tests), from a
+ * second, device-side parse; target_mark compares them and marks the
+ * functions of the project's files that the host's reading may get wrong
+ * (Sym.arch_dependent, Sym.arch_name). */
+typedef struct {
+  char *name;
+  unsigned begin, end; /* its text, in the project's */
+  unsigned at;         /* its name */
+  bool macro;          /* a #define */
+} TargetDecl;
+
+typedef struct {
+  Vec host_skipped, device_skipped; /* unsigned[2]: what each side's preprocessor skipped, project offsets */
+  Vec host_decls, device_decls;     /* TargetDecl*: the declarations and macros of the project's files each
+                                       side saw (outside function bodies) */
+  bool device_failed;               /* no device-side parse: all the host skipped may be the device's */
+} TargetInput;
+
+bool target_tests(const Source *f);
+void target_mark(Unit *u, Vec *inputs);
+/* Whether the target decides name (defined in a target region, or
+ * mentioning such a name); *at: where it is defined. */
+bool target_name(const Unit *u, const char *name, unsigned *at);
+void target_dispose(Unit *u);
 
 /* Parses every input with libclang, finds the project's files (fills
  * p->files and p->text), forwards the compiler's errors, and builds the

@@ -26,7 +26,7 @@ __global__ void k(float *out) {
 // BLOCK-NOT: lane_id
 // PROJECT: header-refused.cu:[[@LINE+1]]:12: error: 'lane_id' does lane arithmetic on the thread index in thread mode: merging threads would change which lanes form a warp; thread mode keeps warps whole only with -mapping stride along x alone
   out[i] = lane_id();
-// CHECK: header-refused.cu:[[@LINE+1]]:13: error: call to 'fast_exp', whose body tests __CUDA_ARCH__ (or NV_IF_TARGET): tfuse parses the host side and cannot see the device code
+// CHECK: header-refused.cu:[[@LINE+1]]:13: error: call to 'fast_exp', whose text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is compiled differently on the device: tfuse parses the host side and cannot see the device code
   out[i] += fast_exp(out[i]);
 }
 

@@ -1,0 +1,607 @@
+/* target: what the device compilation defines differently from the host
+ * side that tfuse reads.
+ *
+ * Contract: requires, for each input whose project files test the
+ * compilation target in a directive (target_tests), the ranges each side's
+ * preprocessor skipped and the declarations each side saw (TargetInput,
+ * filled by parse.c from a second, device-side parse for sm_90); provides
+ * Sym.arch_dependent and Sym.arch_name on the functions of the project's
+ * files that the host-side reading may get wrong, and the set of names the
+ * target decides (target_name), which macros.c does not expand.
+ *
+ * parse.c reads CUDA host-side.  Code under a condition on the target
+ * (`#ifdef __CUDA_ARCH__`, `#if __CUDA_ARCH__ >= 800`) may be another on the
+ * device: a macro, a helper or a specialization defined differently there
+ * makes the host's reading of a kernel wrong, and a coarsened kernel would
+ * then compute with the physical thread where the original used the logical
+ * one.  So:
+ *   - a target region is a range one side skips and the other compiles, or
+ *     one both skip whose condition tests the target (another architecture
+ *     may compile it), unless a condition of its own, `defined(X)` or
+ *     `#ifdef X`, names a macro X defined nowhere;
+ *   - the target's names are those declared or #defined in a target region,
+ *     and, transitively, every declaration of the project's files (function,
+ *     class, variable, typedef, macro) whose text mentions one;
+ *   - a function of the project's files whose text overlaps a target region
+ *     or mentions a target name is arch_dependent: legality.c refuses a
+ *     kernel that is, or that calls one.
+ * Names are compared as spelled (an `f` of another scope counts too): a
+ * refusal too many, never a kernel read wrong.  Text a declaration holds in
+ * `__launch_bounds__(...)` is left out: a hint to the compiler, not what a
+ * thread computes.
+ *
+ *   #ifdef __CUDA_ARCH__                    LANE: a target name
+ *   #define LANE threadIdx.x                lane_of: mentions LANE
+ *   #else                                   k: calls lane_of, refused
+ *   #define LANE 0
+ *   #endif
+ *   __device__ int lane_of() { return LANE; }
+ */
+#include "tfuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The marks of a directive that tests the target: __CUDA_ARCH__ and its
+ * feature macros, clang's __NVPTX__, <nv/target>'s and CCCL's. */
+static const char *const target_marks[] = {"__CUDA_ARCH", "__NVPTX__", "NV_IF_", "NV_IS_", "NV_PROVIDES_SM",
+                                           "NV_DISPATCH_TARGET", "_CCCL_DEVICE_COMPILATION",
+                                           "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH", "__CUDA_ARCH_"};
+
+static bool has_mark(const char *t, unsigned b, unsigned e) {
+  for (unsigned i = b; i < e; i++)
+    for (size_t m = 0; m < sizeof target_marks / sizeof *target_marks; m++) {
+      size_t n = strlen(target_marks[m]);
+      if (t[i] == target_marks[m][0] && i + n <= e && !strncmp(t + i, target_marks[m], n))
+        return true;
+    }
+  return false;
+}
+
+/* ---- names: an open-addressing set of strings, each with where it is
+ * defined ---- */
+
+typedef struct {
+  char **keys;
+  unsigned *at;
+  size_t cap, count;
+} NameSet;
+
+static size_t name_slot(const NameSet *s, const char *k) {
+  size_t j = str_hash(k) & (s->cap - 1);
+  while (s->keys[j] && strcmp(s->keys[j], k))
+    j = (j + 1) & (s->cap - 1);
+  return j;
+}
+
+static bool name_has(const NameSet *s, const char *k, unsigned *at) {
+  if (!s || !s->cap)
+    return false;
+  size_t j = name_slot(s, k);
+  if (s->keys[j] && at)
+    *at = s->at[j];
+  return s->keys[j] != NULL;
+}
+
+/* Adds k; false if it was there. */
+static bool name_add(NameSet *s, const char *k, unsigned at) {
+  if ((s->count + 1) * 2 > s->cap) {
+    NameSet n = {calloc(s->cap ? s->cap * 2 : 64, sizeof(char *)), calloc(s->cap ? s->cap * 2 : 64, sizeof(unsigned)),
+                 s->cap ? s->cap * 2 : 64, s->count};
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->keys[i]) {
+        size_t j = name_slot(&n, s->keys[i]);
+        n.keys[j] = s->keys[i];
+        n.at[j] = s->at[i];
+      }
+    free(s->keys);
+    free(s->at);
+    *s = n;
+  }
+  size_t j = name_slot(s, k);
+  if (s->keys[j])
+    return false;
+  s->keys[j] = (char *)k;
+  s->at[j] = at;
+  s->count++;
+  return true;
+}
+
+/* ---- text ---- */
+
+static bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
+/* The identifiers of t[b, e), in order (arena strings), without comments,
+ * string and character literals, and the parenthesized arguments of
+ * __launch_bounds__ and __maxnreg__. */
+static void idents(const char *t, unsigned b, unsigned e, Vec *out, Vec *offs) {
+  int skip_depth = -1, depth = 0; /* inside a hint's parentheses: the depth they opened at */
+  bool after_hint = false;
+  for (unsigned i = b; i < e;) {
+    char c = t[i];
+    if (c == '/' && i + 1 < e && t[i + 1] == '/') {
+      while (i < e && t[i] != '\n')
+        i++;
+    } else if (c == '/' && i + 1 < e && t[i + 1] == '*') {
+      for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/');)
+        i++;
+      i += 2;
+    } else if (c == '"' || c == '\'') {
+      for (i++; i < e && t[i] != c && t[i] != '\n';)
+        i += t[i] == '\\' ? 2 : 1;
+      i++;
+    } else if (ident_start(c) && (i == b || !ident_char(t[i - 1]))) {
+      unsigned s = i;
+      while (i < e && ident_char(t[i]))
+        i++;
+      if ((i - s == 17 && !strncmp(t + s, "__launch_bounds__", 17)) || (i - s == 11 && !strncmp(t + s, "__maxnreg__", 11)))
+        after_hint = true;
+      else if (skip_depth < 0) {
+        vec_push(out, arena_strndup(t + s, i - s));
+        if (offs)
+          vec_push(offs, (void *)(uintptr_t)s);
+      }
+    } else {
+      if (c == '(') {
+        if (after_hint && skip_depth < 0)
+          skip_depth = depth;
+        depth++;
+      } else if (c == ')') {
+        depth--;
+        if (depth == skip_depth)
+          skip_depth = -1;
+      }
+      if (c != ' ' && c != '\t' && c != '\n' && c != '(')
+        after_hint = false;
+      i++;
+    }
+  }
+}
+
+static bool in_spans(const Vec *spans, unsigned off) {
+  for (int i = 0; i < spans->len; i++) {
+    const unsigned *r = spans->items[i];
+    if (r[0] <= off && off < r[1])
+      return true;
+  }
+  return false;
+}
+
+static bool overlaps(const Vec *spans, unsigned b, unsigned e) {
+  for (int i = 0; i < spans->len; i++) {
+    const unsigned *r = spans->items[i];
+    if (r[0] < e && b < r[1])
+      return true;
+  }
+  return false;
+}
+
+/* The start of the line holding off, and the end of the logical line
+ * (backslash continuations included) that starts at ls. */
+static unsigned line_begin(const char *t, unsigned lo, unsigned off) {
+  while (off > lo && t[off - 1] != '\n')
+    off--;
+  return off;
+}
+
+static unsigned line_end(const char *t, unsigned hi, unsigned ls) {
+  unsigned i = ls;
+  while (i < hi && (t[i] != '\n' || (i > ls && t[i - 1] == '\\')))
+    i++;
+  return i;
+}
+
+/* The directive the line at ls holds (`if`, `ifdef`, `elif`, `define`...),
+ * its keyword's end in *kw; NULL if it is no directive. */
+static const char *directive_of(const char *t, unsigned hi, unsigned ls, unsigned *kw) {
+  unsigned p = ls;
+  while (p < hi && (t[p] == ' ' || t[p] == '\t'))
+    p++;
+  if (p >= hi || t[p] != '#')
+    return NULL;
+  for (p++; p < hi && (t[p] == ' ' || t[p] == '\t');)
+    p++;
+  unsigned s = p;
+  while (p < hi && ident_char(t[p]))
+    p++;
+  *kw = p;
+  static const char *const names[] = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "define"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (p - s == strlen(names[i]) && !strncmp(t + s, names[i], p - s))
+      return names[i];
+  return "";
+}
+
+static bool opens(const char *d) { return d && (!strcmp(d, "if") || !strcmp(d, "ifdef") || !strcmp(d, "ifndef")); }
+static bool continues(const char *d) {
+  return d && (!strcmp(d, "elif") || !strcmp(d, "elifdef") || !strcmp(d, "elifndef") || !strcmp(d, "else"));
+}
+
+/* The condition chain that governs off in the file [lo, hi): the lines of
+ * the `#if`, `#elif` and `#else` of the innermost group holding off, up to
+ * the branch off is in (line starts, the branch's own last); false if off
+ * is in no group.  Complete groups before off are stepped over. */
+static bool governing_chain(const char *t, unsigned lo, unsigned hi, unsigned off, Vec *chain) {
+  int depth = 0;
+  unsigned ls = line_begin(t, lo, off);
+  for (;;) {
+    unsigned kw;
+    const char *d = directive_of(t, hi, ls, &kw);
+    if (d && !strcmp(d, "endif") && ls < line_begin(t, lo, off))
+      depth++;
+    else if (depth > 0 && opens(d))
+      depth--;
+    else if (depth == 0 && (opens(d) || continues(d))) {
+      vec_push(chain, (void *)(uintptr_t)ls);
+      if (opens(d))
+        return true;
+    }
+    if (ls <= lo)
+      return false;
+    ls = line_begin(t, lo, ls - 1);
+  }
+}
+
+/* Whether the directive at ls (`#if`, `#elif`, `#ifdef`) rules its branch
+ * out whatever the target: `#ifdef X`, or a top-level conjunct
+ * `defined(X)` / `defined X`, with X defined nowhere (defined: the macros
+ * either side saw). */
+static bool branch_dead(const char *t, unsigned hi, unsigned ls, const NameSet *defined) {
+  unsigned kw;
+  const char *d = directive_of(t, hi, ls, &kw);
+  unsigned le = line_end(t, hi, ls);
+  if (!d || !(!strcmp(d, "ifdef") || !strcmp(d, "elifdef") || !strcmp(d, "if") || !strcmp(d, "elif")))
+    return false;
+  Vec ids = {0};
+  bool dead = false;
+  if (!strcmp(d, "ifdef") || !strcmp(d, "elifdef")) {
+    idents(t, kw, le, &ids, NULL);
+    dead = ids.len == 1 && !name_has(defined, ids.items[0], NULL);
+    vec_free(&ids);
+    return dead;
+  }
+  /* Top-level conjuncts: split at `&&` outside parentheses; a conjunct
+   * that is `defined X` or `defined ( X )` alone. */
+  int depth = 0;
+  unsigned cb = kw;
+  for (unsigned i = kw; i <= le && !dead; i++) {
+    char c = i < le ? t[i] : 0;
+    if (c == '(')
+      depth++;
+    else if (c == ')')
+      depth--;
+    bool cut = i == le || (depth == 0 && c == '&' && i + 1 < le && t[i + 1] == '&');
+    if (!cut)
+      continue;
+    /* t[cb, i): the conjunct, without its outer parentheses */
+    unsigned s = cb, f = i;
+    for (;;) {
+      while (s < f && (t[s] == ' ' || t[s] == '\t' || t[s] == '\\' || t[s] == '\n'))
+        s++;
+      while (f > s && (t[f - 1] == ' ' || t[f - 1] == '\t' || t[f - 1] == '\\' || t[f - 1] == '\n'))
+        f--;
+      if (f - s >= 2 && t[s] == '(' && t[f - 1] == ')') {
+        int dd = 0;
+        bool whole = true;
+        for (unsigned j = s; j < f - 1 && whole; j++) {
+          dd += t[j] == '(' ? 1 : t[j] == ')' ? -1 : 0;
+          whole = dd > 0;
+        }
+        if (whole) {
+          s++, f--;
+          continue;
+        }
+      }
+      break;
+    }
+    vec_free(&ids);
+    idents(t, s, f, &ids, NULL);
+    bool only_defined = ids.len == 2 && !strcmp(ids.items[0], "defined");
+    for (unsigned j = s; j < f && only_defined; j++)
+      only_defined = ident_char(t[j]) || t[j] == ' ' || t[j] == '\t' || t[j] == '(' || t[j] == ')';
+    if (only_defined && !name_has(defined, ids.items[1], NULL))
+      dead = true;
+    cb = i + 2;
+    i++;
+  }
+  vec_free(&ids);
+  return dead;
+}
+
+static bool is_keyword(const char *s) {
+  static const char *const kw[] = {"if", "else", "for", "while", "do", "switch", "case", "default", "return",
+                                   "break", "continue", "goto", "sizeof", "alignof", "decltype", "template",
+                                   "typename", "operator", "const", "constexpr", "static", "inline", "extern",
+                                   "volatile", "unsigned", "signed", "int", "long", "short", "char", "float",
+                                   "double", "void", "bool", "auto", "struct", "class", "union", "enum",
+                                   "typedef", "using", "namespace", "public", "private", "protected",
+                                   "__device__", "__host__", "__global__", "__forceinline__", "__noinline__",
+                                   "__shared__", "__constant__", "__restrict__", "static_assert", "new",
+                                   "delete", "this", "true", "false", "nullptr", "defined", "define", "include"};
+  for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
+    if (!strcmp(s, kw[i]))
+      return true;
+  return false;
+}
+
+/* The names text that no parse saw (both sides skipped it) may declare:
+ * `#define X`, and at its outermost braces an identifier before `(`, `<`,
+ * `=`, `;`, `[` or `{`, or after struct, class, union, enum, typedef,
+ * using, namespace. */
+static void declared_in_text(const char *t, unsigned b, unsigned e, NameSet *out) {
+  int depth = 0;
+  bool after_tag = false;
+  for (unsigned i = b; i < e;) {
+    char c = t[i];
+    if (c == '/' && i + 1 < e && (t[i + 1] == '/' || t[i + 1] == '*')) {
+      bool line = t[i + 1] == '/';
+      for (i += 2; i < e && !(line ? t[i] == '\n' : (t[i] == '*' && i + 1 < e && t[i + 1] == '/'));)
+        i++;
+      i += line ? 0 : 2;
+    } else if (c == '#') {
+      unsigned kw;
+      const char *d = directive_of(t, e, line_begin(t, b, i), &kw);
+      unsigned p = kw;
+      while (p < e && (t[p] == ' ' || t[p] == '\t'))
+        p++;
+      unsigned s = p;
+      while (p < e && ident_char(t[p]))
+        p++;
+      if (d && !strcmp(d, "define") && p > s)
+        name_add(out, arena_strndup(t + s, p - s), s);
+      i = line_end(t, e, line_begin(t, b, i));
+    } else if (c == '{' || c == '}') {
+      depth += c == '{' ? 1 : -1;
+      if (depth < 0)
+        depth = 0;
+      i++;
+    } else if (ident_start(c) && (i == b || !ident_char(t[i - 1]))) {
+      unsigned s = i;
+      while (i < e && ident_char(t[i]))
+        i++;
+      char *id = arena_strndup(t + s, i - s);
+      unsigned p = i;
+      while (p < e && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n'))
+        p++;
+      char nx = p < e ? t[p] : 0;
+      bool tag = !strcmp(id, "struct") || !strcmp(id, "class") || !strcmp(id, "union") || !strcmp(id, "enum") ||
+                 !strcmp(id, "typedef") || !strcmp(id, "using") || !strcmp(id, "namespace");
+      if (depth == 0 && !is_keyword(id) &&
+          (after_tag || nx == '(' || nx == '<' || nx == '=' || nx == ';' || nx == '[' || nx == '{'))
+        name_add(out, id, s);
+      after_tag = tag;
+    } else {
+      if (c != ' ' && c != '\t' && c != '\n')
+        after_tag = false;
+      i++;
+    }
+  }
+}
+
+/* ---- the pass ---- */
+
+bool target_tests(const Source *f) {
+  const char *t = f->text;
+  for (unsigned ls = 0; ls < f->len; ls = line_end(t, (unsigned)f->len, ls) + 1) {
+    unsigned kw;
+    const char *d = directive_of(t, (unsigned)f->len, ls, &kw);
+    if (d && (opens(d) || continues(d)) && has_mark(t, kw, line_end(t, (unsigned)f->len, ls)))
+      return true;
+  }
+  return false;
+}
+
+bool target_name(const Unit *u, const char *name, unsigned *at) { return name_has(u->target, name, at); }
+
+/* The skipped ranges of one side minus those of the other: where only the
+ * other compiles, one range each. */
+static void only_in(const Vec *a, const Vec *b, Vec *out) {
+  for (int i = 0; i < a->len; i++) {
+    const unsigned *r = a->items[i];
+    unsigned p = r[0];
+    while (p < r[1]) {
+      /* the first range of b that covers p, or the first after it */
+      unsigned next = r[1];
+      bool covered = false;
+      for (int j = 0; j < b->len; j++) {
+        const unsigned *s = b->items[j];
+        if (s[0] <= p && p < s[1]) {
+          covered = true;
+          p = s[1];
+          break;
+        }
+        if (s[0] > p && s[0] < next)
+          next = s[0];
+      }
+      if (covered)
+        continue;
+      unsigned *piece = arena_alloc(2 * sizeof *piece);
+      piece[0] = p;
+      piece[1] = next;
+      vec_push(out, piece);
+      p = next;
+    }
+  }
+}
+
+void target_mark(Unit *u, Vec *inputs) {
+  if (!inputs->len)
+    return;
+  const Source *src = u->src;
+  const char *t = src->text;
+  NameSet *names = calloc(1, sizeof *names);
+  NameSet defined = {0}; /* macros either side saw */
+  Vec regions = {0};     /* unsigned[2]: the target regions, all inputs */
+  for (int i = 0; i < inputs->len; i++) {
+    TargetInput *in = inputs->items[i];
+    for (int s = 0; s < 2; s++) {
+      Vec *decls = s ? &in->device_decls : &in->host_decls;
+      for (int j = 0; j < decls->len; j++) {
+        TargetDecl *d = decls->items[j];
+        if (d->macro)
+          name_add(&defined, d->name, d->at);
+      }
+    }
+  }
+  for (int i = 0; i < inputs->len; i++) {
+    TargetInput *in = inputs->items[i];
+    Vec host_only = {0}, device_only = {0}, both = {0};
+    if (in->device_failed) {
+      /* Without the device's reading every range the host skipped may
+       * be the device's code. */
+      for (int j = 0; j < in->host_skipped.len; j++)
+        vec_push(&device_only, in->host_skipped.items[j]);
+    } else {
+      only_in(&in->host_skipped, &in->device_skipped, &device_only);
+      only_in(&in->device_skipped, &in->host_skipped, &host_only);
+      /* Both skipped: host ranges minus the device-only pieces. */
+      only_in(&in->host_skipped, &device_only, &both);
+    }
+    for (int s = 1; s >= 0; s--) { /* the device's definition named first */
+      Vec *decls = s ? &in->device_decls : &in->host_decls;
+      Vec *where = s ? &device_only : &host_only;
+      for (int j = 0; j < decls->len; j++) {
+        TargetDecl *d = decls->items[j];
+        if (in_spans(where, d->at))
+          name_add(names, d->name, d->at);
+      }
+    }
+    for (int j = 0; j < host_only.len; j++)
+      vec_push(&regions, host_only.items[j]);
+    for (int j = 0; j < device_only.len; j++) {
+      vec_push(&regions, device_only.items[j]);
+      if (in->device_failed) {
+        const unsigned *r = device_only.items[j];
+        declared_in_text(t, r[0], r[1], names);
+      }
+    }
+    /* Both skipped: the target's if a condition of its chain tests the
+     * target and its own does not rule it out. */
+    for (int j = 0; j < both.len; j++) {
+      const unsigned *r = both.items[j];
+      const Source *f = source_file_at(src, r[0]);
+      unsigned lo = f->base, hi = f->base + (unsigned)f->len;
+      Vec chain = {0};
+      unsigned probe = r[0];
+      while (probe < r[1] && (t[probe] == ' ' || t[probe] == '\t' || t[probe] == '\n'))
+        probe++;
+      if (probe < r[1] && governing_chain(t, lo, hi, probe, &chain)) {
+        bool marked = false;
+        for (int c = 0; c < chain.len && !marked; c++) {
+          unsigned ls = (unsigned)(uintptr_t)chain.items[c];
+          marked = has_mark(t, ls, line_end(t, hi, ls));
+          Vec ids = {0};
+          idents(t, ls, line_end(t, hi, ls), &ids, NULL);
+          for (int k = 0; k < ids.len && !marked; k++)
+            marked = name_has(names, ids.items[k], NULL);
+          vec_free(&ids);
+        }
+        if (marked && !branch_dead(t, hi, (unsigned)(uintptr_t)chain.items[0], &defined)) {
+          vec_push(&regions, (void *)r);
+          declared_in_text(t, r[0], r[1], names);
+        }
+      }
+      vec_free(&chain);
+    }
+    vec_free(&host_only);
+    vec_free(&device_only);
+    vec_free(&both);
+  }
+  /* The closure: a declaration that mentions a target name, or overlaps a
+   * region, is the target's too.  Each declaration's identifiers once; an
+   * index from identifier to the declarations that mention it; a worklist
+   * of names. */
+  Vec decls = {0}; /* TargetDecl*: every input's host declarations */
+  for (int i = 0; i < inputs->len; i++) {
+    TargetInput *in = inputs->items[i];
+    for (int j = 0; j < in->host_decls.len; j++)
+      vec_push(&decls, in->host_decls.items[j]);
+  }
+  NameSet index = {0}; /* identifier -> 1 + its slot in `users` */
+  Vec users = {0};     /* Vec* per identifier: indices into decls */
+  Vec work = {0};      /* char*: target names not yet followed */
+  for (size_t j = 0; j < names->cap; j++)
+    if (names->keys[j])
+      vec_push(&work, names->keys[j]);
+  for (int j = 0; j < decls.len; j++) {
+    TargetDecl *d = decls.items[j];
+    if (overlaps(&regions, d->begin, d->end) && name_add(names, d->name, d->at)) {
+      vec_push(&work, d->name);
+      continue;
+    }
+    Vec ids = {0};
+    idents(t, d->begin, d->end, &ids, NULL);
+    for (int k = 0; k < ids.len; k++) {
+      unsigned slot;
+      if (!name_has(&index, ids.items[k], &slot)) {
+        vec_push(&users, calloc(1, sizeof(Vec)));
+        slot = (unsigned)users.len;
+        name_add(&index, ids.items[k], slot);
+      }
+      Vec *us = users.items[slot - 1];
+      if (!us->len || us->items[us->len - 1] != (void *)(intptr_t)j)
+        vec_push(us, (void *)(intptr_t)j);
+    }
+    vec_free(&ids);
+  }
+  while (work.len) {
+    const char *n = work.items[--work.len];
+    unsigned slot;
+    if (!name_has(&index, n, &slot))
+      continue;
+    Vec *us = users.items[slot - 1];
+    for (int k = 0; k < us->len; k++) {
+      TargetDecl *d = decls.items[(intptr_t)us->items[k]];
+      if (name_add(names, d->name, d->at))
+        vec_push(&work, d->name);
+    }
+  }
+  /* The functions: their own text (a function of a class whose other
+   * member is the target's stays readable). */
+  for (int i = 0; i < u->functions.len; i++) {
+    Node *fn = u->functions.items[i];
+    Sym *s = fn->sym;
+    if (!s || s->arch_dependent)
+      continue;
+    if (overlaps(&regions, fn->begin, fn->end)) {
+      s->arch_dependent = true;
+      continue;
+    }
+    Vec ids = {0}, offs = {0};
+    idents(t, fn->begin, fn->end, &ids, &offs);
+    for (int k = 0; k < ids.len && !s->arch_dependent; k++) {
+      unsigned at;
+      if (strcmp(ids.items[k], s->name) && name_has(names, ids.items[k], &at)) {
+        s->arch_dependent = true;
+        s->arch_name = ids.items[k];
+        s->arch_at = at;
+        s->arch_use = (unsigned)(uintptr_t)offs.items[k];
+      }
+    }
+    vec_free(&ids);
+    vec_free(&offs);
+  }
+  for (int i = 0; i < users.len; i++) {
+    vec_free(users.items[i]);
+    free(users.items[i]);
+  }
+  vec_free(&users);
+  vec_free(&work);
+  vec_free(&decls);
+  vec_free(&regions);
+  free(index.keys);
+  free(index.at);
+  free(defined.keys);
+  free(defined.at);
+  u->target = names;
+}
+
+void target_dispose(Unit *u) {
+  NameSet *s = u->target;
+  if (!s)
+    return;
+  free(s->keys);
+  free(s->at);
+  free(s);
+  u->target = NULL;
+}
