@@ -2237,9 +2237,65 @@ static void skipped_ranges(Impl *im, CXTranslationUnit tu, Vec *out) {
 
 /* ---- the device side, for target.c ---- */
 
+/* Every macro definition of a translation unit, by name: the host's
+ * values of the macros a target condition names (target.c). */
+typedef struct {
+  const char *name;
+  CXCursor def;
+} MacroDefAt;
+
+typedef struct {
+  MacroDefAt *defs;
+  size_t n, cap;
+} MacroTable;
+
+static int cmp_macro_def(const void *a, const void *b) {
+  return strcmp(((const MacroDefAt *)a)->name, ((const MacroDefAt *)b)->name);
+}
+
+/* TargetInput.macro_body over a MacroTable sorted by name. */
+static int macro_body_of(void *ctx, const char *name, Vec *toks) {
+  MacroTable *mt = ctx;
+  size_t lo = 0, hi = mt->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(mt->defs[mid].name, name) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo >= mt->n || strcmp(mt->defs[lo].name, name))
+    return 0;
+  char **first = NULL;
+  int nfirst = 0;
+  for (size_t i = lo; i < mt->n && !strcmp(mt->defs[i].name, name); i++) {
+    CXCursor d = mt->defs[i].def;
+    if (clang_Cursor_isMacroFunctionLike(d))
+      return -1;
+    int nt;
+    char **t = token_spellings(d, &nt);
+    if (nt == 0)
+      return -1; /* a predefined macro tfuse cannot read */
+    if (!first) {
+      first = t;
+      nfirst = nt;
+      continue;
+    }
+    if (nt != nfirst)
+      return -1;
+    for (int k = 0; k < nt; k++)
+      if (strcmp(t[k], first[k]))
+        return -1;
+  }
+  for (int k = 1; toks && k < nfirst; k++) /* first[0] is the name */
+    vec_push(toks, first[k]);
+  return 1;
+}
+
 typedef struct {
   Impl *im;
-  Vec *out; /* TargetDecl* */
+  Vec *out;           /* TargetDecl* */
+  MacroTable *macros; /* every macro definition, or NULL */
 } DeclScan;
 
 /* The declarations and macro definitions of the project's files, outside
@@ -2249,6 +2305,14 @@ static enum CXChildVisitResult target_decl_visit(CXCursor c, CXCursor parent, CX
   DeclScan *sc = data;
   enum CXCursorKind k = clang_getCursorKind(c);
   bool macro = k == CXCursor_MacroDefinition;
+  if (macro && sc->macros) {
+    MacroTable *mt = sc->macros;
+    if (mt->n == mt->cap) {
+      mt->cap = mt->cap ? mt->cap * 2 : 1024;
+      mt->defs = realloc(mt->defs, mt->cap * sizeof *mt->defs);
+    }
+    mt->defs[mt->n++] = (MacroDefAt){take_string(clang_getCursorSpelling(c)), c};
+  }
   if (!macro && !clang_isDeclaration(k))
     return CXChildVisit_Continue;
   bool enter = k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
@@ -2289,8 +2353,13 @@ static void target_inputs(Unit *u, Project *p, const Options *opt, Vec *out) {
     for (int i = 0; i < im->tu_skipped[t].len; i++)
       vec_push(&ti->host_skipped, im->tu_skipped[t].items[i]);
     set_tu(im, t);
-    DeclScan hs = {im, &ti->host_decls};
+    MacroTable *mt = arena_alloc(sizeof *mt);
+    DeclScan hs = {im, &ti->host_decls, mt};
     clang_visitChildren(clang_getTranslationUnitCursor(im->tus[t]), target_decl_visit, &hs);
+    if (mt->n > 1)
+      qsort(mt->defs, mt->n, sizeof *mt->defs, cmp_macro_def);
+    ti->macro_body = macro_body_of;
+    ti->macro_ctx = mt;
     const Input *in = p->inputs.items[t];
     Vec args = {0};
     parser_args(in, opt, &args, true);
@@ -2298,7 +2367,7 @@ static void target_inputs(Unit *u, Project *p, const Options *opt, Vec *out) {
     if (parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &dtu, true) && dtu) {
       set_tu(im, t); /* the device unit's files are its own */
       skipped_ranges(im, dtu, &ti->device_skipped);
-      DeclScan ds = {im, &ti->device_decls};
+      DeclScan ds = {im, &ti->device_decls, NULL};
       clang_visitChildren(clang_getTranslationUnitCursor(dtu), target_decl_visit, &ds);
       clang_disposeTranslationUnit(dtu);
     } else {
@@ -2358,6 +2427,8 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
     vec_free(&ti->device_skipped);
     vec_free(&ti->host_decls);
     vec_free(&ti->device_decls);
+    if (ti->macro_ctx)
+      free(((MacroTable *)ti->macro_ctx)->defs);
   }
   vec_free(&targets);
   return true;

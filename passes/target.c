@@ -16,9 +16,9 @@
  * then compute with the physical thread where the original used the logical
  * one.  So:
  *   - a target region is a range one side skips and the other compiles, or
- *     one both skip whose condition tests the target (another architecture
- *     may compile it), unless a condition of its own, `defined(X)` or
- *     `#ifdef X`, names a macro X defined nowhere;
+ *     one both skip whose condition chain tests the target and which some
+ *     architecture CUDA compiles for may take (its conditions evaluated
+ *     with that __CUDA_ARCH__ and the other macros' definitions);
  *   - the target's names are those declared or #defined in a target region,
  *     and, transitively, every declaration of the project's files (function,
  *     class, variable, typedef, macro) whose text mentions one;
@@ -242,70 +242,245 @@ static bool governing_chain(const char *t, unsigned lo, unsigned hi, unsigned of
   }
 }
 
-/* Whether the directive at ls (`#if`, `#elif`, `#ifdef`) rules its branch
- * out whatever the target: `#ifdef X`, or a top-level conjunct
- * `defined(X)` / `defined X`, with X defined nowhere (defined: the macros
- * either side saw). */
-static bool branch_dead(const char *t, unsigned hi, unsigned ls, const NameSet *defined) {
+/* ---- conditions: a preprocessor expression evaluated for each target ----
+ *
+ * A range both sides skip may still be compiled for another architecture.
+ * Its chain of conditions is evaluated with __CUDA_ARCH__ at each
+ * architecture CUDA 13 compiles for, the other macros at their definitions
+ * (TargetInput.macro_body: a macro defined once, object-like; any other is
+ * unknown), and an unknown value propagating (`0 && ?` is 0, `1 || ?` is
+ * 1).  Only a range no architecture can take is left out. */
+
+enum { UNKNOWN = 0x7fffffff };
+
+typedef struct {
+  char **tok;
+  int n, i;
+  int arch;           /* __CUDA_ARCH__'s value, 0: the host (undefined) */
+  const TargetInput *in;
+  const NameSet *names; /* the target's names so far: unknown values */
+  int depth;          /* macro expansion depth */
+} Cond;
+
+/* The tokens of a condition's text: identifiers, numbers, operators. */
+static void cond_tokens(const char *t, unsigned b, unsigned e, Vec *out) {
+  for (unsigned i = b; i < e;) {
+    char c = t[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+      i++;
+    } else if (c == '/' && i + 1 < e && (t[i + 1] == '/' || t[i + 1] == '*')) {
+      bool line = t[i + 1] == '/';
+      for (i += 2; i < e && !(line ? t[i] == '\n' : (t[i] == '*' && i + 1 < e && t[i + 1] == '/'));)
+        i++;
+      i += line ? 0 : 2;
+    } else if (ident_char(c)) {
+      unsigned s = i;
+      while (i < e && ident_char(t[i]))
+        i++;
+      vec_push(out, arena_strndup(t + s, i - s));
+    } else {
+      static const char *const two[] = {"&&", "||", "==", "!=", "<=", ">=", "<<", ">>"};
+      unsigned n = 1;
+      for (size_t k = 0; k < sizeof two / sizeof *two; k++)
+        if (i + 1 < e && t[i] == two[k][0] && t[i + 1] == two[k][1])
+          n = 2;
+      vec_push(out, arena_strndup(t + i, n));
+      i += n;
+    }
+  }
+}
+
+static long long cond_expr(Cond *c);
+
+static const char *cond_peek(Cond *c) { return c->i < c->n ? c->tok[c->i] : ""; }
+
+static bool cond_take(Cond *c, const char *op) {
+  if (strcmp(cond_peek(c), op))
+    return false;
+  c->i++;
+  return true;
+}
+
+/* Whether name is one the target decides by itself. */
+static bool target_macro(const char *name) {
+  return !strncmp(name, "__CUDA_ARCH", 11) || !strcmp(name, "__NVPTX__") || !strncmp(name, "_CCCL_", 6) ||
+         !strncmp(name, "NV_", 3) || !strncmp(name, "_NV_", 4) || !strncmp(name, "__NV_", 5);
+}
+
+/* defined(name) at c's target: 1, 0, or UNKNOWN. */
+static long long cond_defined(Cond *c, const char *name) {
+  if (!strcmp(name, "__CUDA_ARCH__") || !strcmp(name, "__NVPTX__"))
+    return c->arch != 0;
+  if (target_macro(name) || name_has(c->names, name, NULL))
+    return UNKNOWN;
+  int kind = c->in->macro_body ? c->in->macro_body(c->in->macro_ctx, name, NULL) : -1;
+  return kind < 0 ? UNKNOWN : kind > 0;
+}
+
+/* An identifier's value: a macro's, expanded, else 0. */
+static long long cond_ident(Cond *c, const char *name) {
+  if (!strcmp(name, "__CUDA_ARCH__"))
+    return c->arch; /* undefined on the host: 0, as the preprocessor reads it */
+  if (!strcmp(name, "__NVPTX__"))
+    return c->arch != 0;
+  if (target_macro(name) || name_has(c->names, name, NULL) || !c->in->macro_body || c->depth > 16)
+    return UNKNOWN;
+  Vec body = {0};
+  int kind = c->in->macro_body(c->in->macro_ctx, name, &body);
+  long long v;
+  if (kind == 0) {
+    v = 0; /* no macro of that name */
+  } else if (kind < 0 || !body.len) {
+    v = kind < 0 ? UNKNOWN : 0;
+  } else {
+    Cond sub = {(char **)body.items, body.len, 0, c->arch, c->in, c->names, c->depth + 1};
+    v = cond_expr(&sub);
+    if (sub.i != sub.n)
+      v = UNKNOWN;
+  }
+  vec_free(&body);
+  return v;
+}
+
+static long long cond_primary(Cond *c) {
+  const char *t = cond_peek(c);
+  if (cond_take(c, "(")) {
+    long long v = cond_expr(c);
+    return cond_take(c, ")") ? v : UNKNOWN;
+  }
+  if (cond_take(c, "!")) {
+    long long v = cond_primary(c);
+    return v == UNKNOWN ? UNKNOWN : !v;
+  }
+  if (cond_take(c, "-")) {
+    long long v = cond_primary(c);
+    return v == UNKNOWN ? UNKNOWN : -v;
+  }
+  if (cond_take(c, "+"))
+    return cond_primary(c);
+  if (cond_take(c, "~")) {
+    long long v = cond_primary(c);
+    return v == UNKNOWN ? UNKNOWN : ~v;
+  }
+  if (!strcmp(t, "defined")) {
+    c->i++;
+    bool paren = cond_take(c, "(");
+    const char *name = cond_peek(c);
+    if (!ident_start(name[0]))
+      return UNKNOWN;
+    c->i++;
+    if (paren && !cond_take(c, ")"))
+      return UNKNOWN;
+    return cond_defined(c, name);
+  }
+  if (t[0] >= '0' && t[0] <= '9') {
+    c->i++;
+    char *end;
+    long long v = strtoll(t, &end, 0);
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+      end++;
+    return *end ? UNKNOWN : v;
+  }
+  if (ident_start(t[0])) {
+    c->i++;
+    if (!strcmp(cond_peek(c), "("))
+      return UNKNOWN; /* a function-like macro */
+    return cond_ident(c, t);
+  }
+  c->i = c->n; /* what this evaluator does not read */
+  return UNKNOWN;
+}
+
+/* Binary operators by precedence, lowest first; `?:` aside (unknown). */
+static long long cond_binary(Cond *c, int level) {
+  static const char *const ops[][4] = {{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="},
+                                       {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+  if (level == (int)(sizeof ops / sizeof *ops))
+    return cond_primary(c);
+  long long v = cond_binary(c, level + 1);
+  for (;;) {
+    const char *op = NULL;
+    for (int k = 0; k < 4 && ops[level][k] && !op; k++)
+      if (!strcmp(cond_peek(c), ops[level][k]))
+        op = ops[level][k];
+    if (!op)
+      return v;
+    c->i++;
+    long long w = cond_binary(c, level + 1);
+    if (!strcmp(op, "&&"))
+      v = (v == 0 || w == 0) ? 0 : (v == UNKNOWN || w == UNKNOWN) ? UNKNOWN : 1;
+    else if (!strcmp(op, "||"))
+      v = ((v != UNKNOWN && v) || (w != UNKNOWN && w)) ? 1 : (v == UNKNOWN || w == UNKNOWN) ? UNKNOWN : 0;
+    else if (v == UNKNOWN || w == UNKNOWN)
+      v = UNKNOWN;
+    else if (!strcmp(op, "|")) v |= w;
+    else if (!strcmp(op, "^")) v ^= w;
+    else if (!strcmp(op, "&")) v &= w;
+    else if (!strcmp(op, "==")) v = v == w;
+    else if (!strcmp(op, "!=")) v = v != w;
+    else if (!strcmp(op, "<")) v = v < w;
+    else if (!strcmp(op, ">")) v = v > w;
+    else if (!strcmp(op, "<=")) v = v <= w;
+    else if (!strcmp(op, ">=")) v = v >= w;
+    else if (!strcmp(op, "<<")) v = (w >= 0 && w < 63) ? v << w : UNKNOWN;
+    else if (!strcmp(op, ">>")) v = (w >= 0 && w < 63) ? v >> w : UNKNOWN;
+    else if (!strcmp(op, "+")) v += w;
+    else if (!strcmp(op, "-")) v -= w;
+    else if (!strcmp(op, "*")) v *= w;
+    else v = w == 0 ? UNKNOWN : !strcmp(op, "/") ? v / w : v % w;
+  }
+}
+
+static long long cond_expr(Cond *c) {
+  long long v = cond_binary(c, 0);
+  if (!strcmp(cond_peek(c), "?")) {
+    c->i = c->n;
+    return UNKNOWN;
+  }
+  return v;
+}
+
+/* The value of the condition of the directive at ls for arch: 1, 0 or
+ * UNKNOWN (`#else`: 1). */
+static long long cond_of(const char *t, unsigned hi, unsigned ls, int arch, const TargetInput *in,
+                         const NameSet *names) {
   unsigned kw;
   const char *d = directive_of(t, hi, ls, &kw);
-  unsigned le = line_end(t, hi, ls);
-  if (!d || !(!strcmp(d, "ifdef") || !strcmp(d, "elifdef") || !strcmp(d, "if") || !strcmp(d, "elif")))
-    return false;
-  Vec ids = {0};
-  bool dead = false;
-  if (!strcmp(d, "ifdef") || !strcmp(d, "elifdef")) {
-    idents(t, kw, le, &ids, NULL);
-    dead = ids.len == 1 && !name_has(defined, ids.items[0], NULL);
-    vec_free(&ids);
-    return dead;
+  if (!d || !strcmp(d, "else"))
+    return 1;
+  Vec toks = {0};
+  cond_tokens(t, kw, line_end(t, hi, ls), &toks);
+  long long v;
+  if (!strcmp(d, "ifdef") || !strcmp(d, "elifdef") || !strcmp(d, "ifndef") || !strcmp(d, "elifndef")) {
+    Cond c = {(char **)toks.items, toks.len, 0, arch, in, names, 0};
+    v = toks.len == 1 ? cond_defined(&c, toks.items[0]) : UNKNOWN;
+    if (v != UNKNOWN && strstr(d, "ndef"))
+      v = !v;
+  } else {
+    Cond c = {(char **)toks.items, toks.len, 0, arch, in, names, 0};
+    v = cond_expr(&c);
+    if (c.i != c.n)
+      v = UNKNOWN;
   }
-  /* Top-level conjuncts: split at `&&` outside parentheses; a conjunct
-   * that is `defined X` or `defined ( X )` alone. */
-  int depth = 0;
-  unsigned cb = kw;
-  for (unsigned i = kw; i <= le && !dead; i++) {
-    char c = i < le ? t[i] : 0;
-    if (c == '(')
-      depth++;
-    else if (c == ')')
-      depth--;
-    bool cut = i == le || (depth == 0 && c == '&' && i + 1 < le && t[i + 1] == '&');
-    if (!cut)
-      continue;
-    /* t[cb, i): the conjunct, without its outer parentheses */
-    unsigned s = cb, f = i;
-    for (;;) {
-      while (s < f && (t[s] == ' ' || t[s] == '\t' || t[s] == '\\' || t[s] == '\n'))
-        s++;
-      while (f > s && (t[f - 1] == ' ' || t[f - 1] == '\t' || t[f - 1] == '\\' || t[f - 1] == '\n'))
-        f--;
-      if (f - s >= 2 && t[s] == '(' && t[f - 1] == ')') {
-        int dd = 0;
-        bool whole = true;
-        for (unsigned j = s; j < f - 1 && whole; j++) {
-          dd += t[j] == '(' ? 1 : t[j] == ')' ? -1 : 0;
-          whole = dd > 0;
-        }
-        if (whole) {
-          s++, f--;
-          continue;
-        }
-      }
-      break;
-    }
-    vec_free(&ids);
-    idents(t, s, f, &ids, NULL);
-    bool only_defined = ids.len == 2 && !strcmp(ids.items[0], "defined");
-    for (unsigned j = s; j < f && only_defined; j++)
-      only_defined = ident_char(t[j]) || t[j] == ' ' || t[j] == '\t' || t[j] == '(' || t[j] == ')';
-    if (only_defined && !name_has(defined, ids.items[1], NULL))
-      dead = true;
-    cb = i + 2;
-    i++;
+  vec_free(&toks);
+  return v == UNKNOWN ? UNKNOWN : v != 0;
+}
+
+/* Whether some architecture may compile the branch whose chain is `chain`
+ * (its own directive first, the `#if` last): every earlier condition false
+ * and its own true, or unknown. */
+static bool branch_compiled_somewhere(const char *t, unsigned hi, const Vec *chain, const TargetInput *in,
+                                      const NameSet *names) {
+  static const int archs[] = {750, 800, 860, 870, 880, 890, 900, 1000, 1030, 1100, 1200, 1210};
+  for (size_t a = 0; a < sizeof archs / sizeof *archs; a++) {
+    long long own = cond_of(t, hi, (unsigned)(uintptr_t)chain->items[0], archs[a], in, names);
+    bool maybe = own != 0;
+    for (int k = 1; k < chain->len && maybe; k++)
+      maybe = cond_of(t, hi, (unsigned)(uintptr_t)chain->items[k], archs[a], in, names) != 1;
+    if (maybe)
+      return true;
   }
-  vec_free(&ids);
-  return dead;
+  return false;
 }
 
 static bool is_keyword(const char *s) {
@@ -430,19 +605,7 @@ void target_mark(Unit *u, Vec *inputs) {
   const Source *src = u->src;
   const char *t = src->text;
   NameSet *names = calloc(1, sizeof *names);
-  NameSet defined = {0}; /* macros either side saw */
-  Vec regions = {0};     /* unsigned[2]: the target regions, all inputs */
-  for (int i = 0; i < inputs->len; i++) {
-    TargetInput *in = inputs->items[i];
-    for (int s = 0; s < 2; s++) {
-      Vec *decls = s ? &in->device_decls : &in->host_decls;
-      for (int j = 0; j < decls->len; j++) {
-        TargetDecl *d = decls->items[j];
-        if (d->macro)
-          name_add(&defined, d->name, d->at);
-      }
-    }
-  }
+  Vec regions = {0}; /* unsigned[2]: the target regions, all inputs */
   for (int i = 0; i < inputs->len; i++) {
     TargetInput *in = inputs->items[i];
     Vec host_only = {0}, device_only = {0}, both = {0};
@@ -496,7 +659,7 @@ void target_mark(Unit *u, Vec *inputs) {
             marked = name_has(names, ids.items[k], NULL);
           vec_free(&ids);
         }
-        if (marked && !branch_dead(t, hi, (unsigned)(uintptr_t)chain.items[0], &defined)) {
+        if (marked && branch_compiled_somewhere(t, hi, &chain, in, names)) {
           vec_push(&regions, (void *)r);
           declared_in_text(t, r[0], r[1], names);
         }
@@ -591,8 +754,6 @@ void target_mark(Unit *u, Vec *inputs) {
   vec_free(&regions);
   free(index.keys);
   free(index.at);
-  free(defined.keys);
-  free(defined.at);
   u->target = names;
 }
 

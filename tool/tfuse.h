@@ -586,6 +586,11 @@ typedef struct {
   Vec host_decls, device_decls;     /* TargetDecl*: the declarations and macros of the project's files each
                                        side saw (outside function bodies) */
   bool device_failed;               /* no device-side parse: all the host skipped may be the device's */
+  /* The host's definition of a macro: 0 none, 1 one object-like definition
+   * (its replacement tokens appended to toks, arena strings, if toks),
+   * -1 another (function-like, or several that differ). */
+  int (*macro_body)(void *ctx, const char *name, Vec *toks);
+  void *macro_ctx;
 } TargetInput;
 
 bool target_tests(const Source *f);
