@@ -818,6 +818,8 @@ static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
 /* Why fn (arch_dependent) may be another function on the device, as the
  * end of a sentence naming fn. */
 static const char *line_of(const Unit *u, unsigned off) {
+  if (off == ~0u)
+    return "in a header that only one of the host and device compilations includes";
   const char *path;
   int line, col;
   source_locate(u->src, off, &path, &line, &col);

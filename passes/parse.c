@@ -2296,7 +2296,68 @@ typedef struct {
   Impl *im;
   Vec *out;           /* TargetDecl* */
   MacroTable *macros; /* every macro definition, or NULL */
+  Vec *elsewhere;     /* char*: real paths of the files outside the project's that only this side includes
+                         (their declarations are recorded with at ~0u), or NULL */
 } DeclScan;
+
+/* The real paths of the files, not system headers, that a translation
+ * unit includes. */
+static void included_visit(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  IncludeScan *sc = data;
+  if (depth == 0)
+    return;
+  CXString name = clang_getFileName(included);
+  const char *real = real_path(clang_getCString(name) ? clang_getCString(name) : "");
+  clang_disposeString(name);
+  if (real && !clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0)))
+    vec_push(sc->included, (void *)real);
+}
+
+static bool has_path(const Vec *paths, const char *real) {
+  for (int i = 0; i < paths->len; i++)
+    if (!strcmp(paths->items[i], real))
+      return true;
+  return false;
+}
+
+
+/* What one side includes and the other does not (a header under
+ * `#ifdef __CUDA_ARCH__`) counts as skipped whole by the other: a file of
+ * the project as its range in `skipped` of the other side; another (outside
+ * the root) by path in `elsewhere`, whose declarations are then recorded
+ * with at ~0u. */
+static void one_sided(Impl *im, const Vec *mine, const Vec *theirs, Vec *their_skipped, Vec *elsewhere) {
+  for (int i = 0; i < mine->len; i++) {
+    const char *real = mine->items[i];
+    if (has_path(theirs, real) || has_path(elsewhere, real))
+      continue;
+    int j = 0;
+    while (j < im->reals.len && strcmp(im->reals.items[j], real))
+      j++;
+    if (j < im->reals.len) {
+      Source *f = im->project->files.items[j];
+      unsigned *r = arena_alloc(2 * sizeof *r);
+      r[0] = f->base;
+      r[1] = f->base + (unsigned)f->len;
+      vec_push(their_skipped, r);
+    } else {
+      vec_push(elsewhere, (void *)real);
+    }
+  }
+}
+
+static void compare_includes(Impl *im, int t, CXTranslationUnit dtu, TargetInput *ti, Vec *host_elsewhere,
+                             Vec *device_elsewhere) {
+  Vec host = {0}, device = {0};
+  IncludeScan hs = {im, im->tus[t], NULL, &host}, ds = {im, dtu, NULL, &device};
+  clang_getInclusions(im->tus[t], included_visit, &hs);
+  clang_getInclusions(dtu, included_visit, &ds);
+  one_sided(im, &host, &device, &ti->device_skipped, host_elsewhere);
+  one_sided(im, &device, &host, &ti->host_skipped, device_elsewhere);
+  vec_free(&host);
+  vec_free(&device);
+}
 
 /* The declarations and macro definitions of the project's files, outside
  * function bodies: namespaces, classes and enums are entered. */
@@ -2321,8 +2382,25 @@ static enum CXChildVisitResult target_decl_visit(CXCursor c, CXCursor parent, CX
                k == CXCursor_ClassTemplatePartialSpecialization;
   CXSourceRange r = clang_getCursorExtent(c);
   unsigned at, b, e;
-  if (k != CXCursor_Namespace && k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl &&
-      loc_in_main(sc->im, clang_getCursorLocation(c), &at) && loc_in_main(sc->im, clang_getRangeStart(r), &b) &&
+  bool named = k != CXCursor_Namespace && k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl;
+  if (named && sc->elsewhere && sc->elsewhere->len && !loc_in_main(sc->im, clang_getCursorLocation(c), NULL)) {
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+    CXString fname = f ? clang_getFileName(f) : (CXString){0};
+    const char *real = f ? real_path(clang_getCString(fname) ? clang_getCString(fname) : "") : NULL;
+    if (f)
+      clang_disposeString(fname);
+    if (real && has_path(sc->elsewhere, real)) {
+      TargetDecl *d = arena_alloc(sizeof *d);
+      d->name = take_string(clang_getCursorSpelling(c));
+      d->begin = d->end = d->at = ~0u;
+      d->macro = macro;
+      if (d->name[0])
+        vec_push(sc->out, d);
+    }
+    return enter ? CXChildVisit_Recurse : CXChildVisit_Continue;
+  }
+  if (named && loc_in_main(sc->im, clang_getCursorLocation(c), &at) && loc_in_main(sc->im, clang_getRangeStart(r), &b) &&
       loc_in_main(sc->im, clang_getRangeEnd(r), &e)) {
     char *name = take_string(clang_getCursorSpelling(c));
     if (name[0]) {
@@ -2352,27 +2430,33 @@ static void target_inputs(Unit *u, Project *p, const Options *opt, Vec *out) {
     TargetInput *ti = arena_alloc(sizeof *ti);
     for (int i = 0; i < im->tu_skipped[t].len; i++)
       vec_push(&ti->host_skipped, im->tu_skipped[t].items[i]);
+    const Input *in = p->inputs.items[t];
+    Vec args = {0};
+    parser_args(in, opt, &args, true);
+    CXTranslationUnit dtu = NULL;
+    if (!parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &dtu, true))
+      dtu = NULL;
+    ti->device_failed = !dtu;
+    Vec host_elsewhere = {0}, device_elsewhere = {0};
+    if (dtu)
+      compare_includes(im, t, dtu, ti, &host_elsewhere, &device_elsewhere);
     set_tu(im, t);
     MacroTable *mt = arena_alloc(sizeof *mt);
-    DeclScan hs = {im, &ti->host_decls, mt};
+    DeclScan hs = {im, &ti->host_decls, mt, &host_elsewhere};
     clang_visitChildren(clang_getTranslationUnitCursor(im->tus[t]), target_decl_visit, &hs);
     if (mt->n > 1)
       qsort(mt->defs, mt->n, sizeof *mt->defs, cmp_macro_def);
     ti->macro_body = macro_body_of;
     ti->macro_ctx = mt;
-    const Input *in = p->inputs.items[t];
-    Vec args = {0};
-    parser_args(in, opt, &args, true);
-    CXTranslationUnit dtu = NULL;
-    if (parse_input(im->index, in, &args, &p->texts, PARSE_FLAGS, &dtu, true) && dtu) {
+    if (dtu) {
       set_tu(im, t); /* the device unit's files are its own */
       skipped_ranges(im, dtu, &ti->device_skipped);
-      DeclScan ds = {im, &ti->device_decls, NULL};
+      DeclScan ds = {im, &ti->device_decls, NULL, &device_elsewhere};
       clang_visitChildren(clang_getTranslationUnitCursor(dtu), target_decl_visit, &ds);
       clang_disposeTranslationUnit(dtu);
-    } else {
-      ti->device_failed = true;
     }
+    vec_free(&host_elsewhere);
+    vec_free(&device_elsewhere);
     vec_free(&args);
     set_tu(im, t);
     vec_push(out, ti);

@@ -625,7 +625,7 @@ void target_mark(Unit *u, Vec *inputs) {
       Vec *where = s ? &device_only : &host_only;
       for (int j = 0; j < decls->len; j++) {
         TargetDecl *d = decls->items[j];
-        if (in_spans(where, d->at))
+        if (d->at == ~0u || in_spans(where, d->at)) /* ~0u: in a header only this side includes */
           name_add(names, d->name, d->at);
       }
     }

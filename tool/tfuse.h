@@ -577,7 +577,7 @@ typedef struct {
 typedef struct {
   char *name;
   unsigned begin, end; /* its text, in the project's */
-  unsigned at;         /* its name */
+  unsigned at;         /* its name; ~0u: in a file outside the project's that only this side includes */
   bool macro;          /* a #define */
 } TargetDecl;
 
