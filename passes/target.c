@@ -600,8 +600,6 @@ static void only_in(const Vec *a, const Vec *b, Vec *out) {
 }
 
 void target_mark(Unit *u, Vec *inputs) {
-  if (!inputs->len)
-    return;
   const Source *src = u->src;
   const char *t = src->text;
   NameSet *names = calloc(1, sizeof *names);
@@ -674,11 +672,33 @@ void target_mark(Unit *u, Vec *inputs) {
    * region, is the target's too.  Each declaration's identifiers once; an
    * index from identifier to the declarations that mention it; a worklist
    * of names. */
-  Vec decls = {0}; /* TargetDecl*: every input's host declarations */
+  Vec decls = {0}; /* TargetDecl*: every input's host declarations, and the project's macros */
   for (int i = 0; i < inputs->len; i++) {
     TargetInput *in = inputs->items[i];
     for (int j = 0; j < in->host_decls.len; j++)
       vec_push(&decls, in->host_decls.items[j]);
+  }
+  /* A macro of the project's files whose body tests the target
+   * (`NV_IF_TARGET(NV_IS_DEVICE, ...)`, `__CUDA_ARCH__`) is the target's,
+   * with or without a directive that tests it. */
+  for (int i = 0; i < u->macros.len; i++) {
+    const Macro *m = u->macros.items[i];
+    if (m->def_at == ~0u || m->def_at >= src->len)
+      continue;
+    const Source *f = source_file_at(src, m->def_at);
+    TargetDecl *d = arena_alloc(sizeof *d);
+    d->name = m->name;
+    d->at = d->begin = m->def_at;
+    d->end = line_end(t, f->base + (unsigned)f->len, line_begin(t, f->base, m->def_at));
+    d->macro = true;
+    vec_push(&decls, d);
+    if (has_mark(t, d->begin, d->end))
+      name_add(names, d->name, d->at);
+  }
+  if (!names->count && !regions.len) { /* nothing the target decides */
+    vec_free(&decls);
+    free(names);
+    return;
   }
   NameSet index = {0}; /* identifier -> 1 + its slot in `users` */
   Vec users = {0};     /* Vec* per identifier: indices into decls */
