@@ -532,6 +532,57 @@ static void block_reduce_site(Fuse *F, Node *call, Vec *sites) {
   buf_free(&out);
 }
 
+static void piece(Fuse *F, const char *indent, const char *text);
+static const char *indent_of(Fuse *F, Node *s);
+
+/* The temporary that holds call's combination, computed before its
+ * statement (hoist_block_reductions), or NULL. */
+static const char *reduced_name(Fuse *F, const Node *call) {
+  for (int i = 0; i + 1 < F->reduced.len; i += 2)
+    if (F->reduced.items[i] == call)
+      return F->reduced.items[i + 1];
+  return NULL;
+}
+
+static void find_block_reductions(Node *n, Vec *out) {
+  if (n->kind == N_CALL && node_is_block_reduce(n) && !node_in_lambda(n))
+    vec_push(out, n);
+  for (int i = 0; i < n->nkid; i++)
+    find_block_reductions(n->kid[i], out);
+}
+
+/* Thread mode: a statement written once per copy that holds
+ * `__syncthreads_count/and/or` computes the combination once, before the
+ * copies, into a temporary their statements read (legality.c lets through
+ * only a statement directly in a block, with one declarator, and the call
+ * where it is always evaluated: not in a branch of `?:` or right of `&&`,
+ * `||`).  In the statement the call's predicate is
+ * evaluated before the barrier and the statement's store after it, so the
+ * copies' predicates are those of the original (K = 2):
+ *   acc = acc * 5u + (unsigned)__syncthreads_count(acc % 5u != 0u);
+ * ->
+ *   const auto __tf_b1 = (__syncthreads_count(acc_0 % 5u != 0u) + __syncthreads_count(acc_1 % 5u != 0u));
+ *   acc_0 = acc_0 * 5u + (unsigned)__tf_b1;
+ *   acc_1 = acc_1 * 5u + (unsigned)__tf_b1; */
+static void hoist_block_reductions(Fuse *F, Node *s) {
+  if (F->k->p.mode != MODE_THREAD)
+    return;
+  Vec calls = {0};
+  find_block_reductions(s, &calls);
+  for (int i = 0; i < calls.len; i++) {
+    Node *call = calls.items[i];
+    Vec sites = {0};
+    block_reduce_site(F, call, &sites);
+    char *name = arena_printf("__tf_b%d", ++F->hoist_seq);
+    piece(F, indent_of(F, s), arena_printf("const auto %s = %s; /* tfuse: '%s' of the copies, once */", name,
+                                           ((Site *)sites.items[0])->text, call->sym->name));
+    vec_push(&F->reduced, call);
+    vec_push(&F->reduced, name);
+    vec_free(&sites);
+  }
+  vec_free(&calls);
+}
+
 static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_label, Vec *sites) {
   if (n->end > n->begin && (n->end <= b || n->begin >= e))
     return;
@@ -586,7 +637,11 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
       return;
     }
     if (F->k->p.mode == MODE_THREAD && node_is_block_reduce(n) && n->begin >= b && n->end <= e) {
-      block_reduce_site(F, n, sites);
+      const char *tmp = reduced_name(F, n);
+      if (tmp)
+        add_site(sites, n->begin, n->end - n->begin, (char *)tmp);
+      else
+        block_reduce_site(F, n, sites);
       return;
     }
     if (clone_callee(F, n) && !n->in_macro && n->begin >= b && n->end <= e) {
@@ -1321,6 +1376,8 @@ static void emit_decl_stmt_vars(Fuse *F, Node *s, Ctx *ctx) {
 
   if (same) {
     unsigned m = vars.len ? sym_dims(F, ((Node *)vars.items[0])->sym) : 0;
+    if (m)
+      hoist_block_reductions(F, s);
     for (int i = 0; i < ngroups(F, m); i++) {
       Copy c = group_at(F, m, i);
       Vec extra = {0};
@@ -1970,6 +2027,7 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
   Vec hoisted = {0};
   if (f.effects)
     emit_hoists(F, s, ctx, &hoisted);
+  hoist_block_reductions(F, s);
   for (int i = 0; i < ngroups(F, m); i++) {
     Copy c = group_at(F, m, i);
     char *g = need ? group_guard(F, ctx, c) : NULL;
@@ -2139,6 +2197,7 @@ bool fuse_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
 
   F.first = true;
   emit_stmt(&F, body, &ctx);
+  vec_free(&F.reduced);
   if (F.failed) {
     buf_free(&F.out);
     return false;

@@ -34,6 +34,8 @@ typedef struct {
   Sym *probe_anchor;  /* the static shared size probe follows this variable's declaration */
   const char *probe;  /* ... and is this static_assert */
   bool probe_placed;  /* ... where the declaration was emitted statement by statement */
+  Vec reduced;        /* Node*, char* in turn: thread mode's block reductions computed before their statement
+                         into a temporary, and the temporary's name (fuse.c hoist_block_reductions) */
 } Fuse;
 
 /* An edit of the text a statement is rendered from: [off, off + len)

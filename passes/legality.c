@@ -775,6 +775,39 @@ static Node *enclosing_stmt(Node *n) {
   return n;
 }
 
+/* Thread mode: why fuse.c cannot compute the copies' combination of the
+ * block reduction n once, before its statement (fuse.c
+ * hoist_block_reductions), or NULL: the statement must lie directly in a
+ * block, be an expression or a declaration of one variable (a second
+ * declarator might be read by the predicate), and hold n outside the
+ * branches of `?:` and the right operands of `&&` and `||` (which may not
+ * evaluate it) and outside a lambda. */
+static const char *block_reduce_hoist_obstacle(Node *n) {
+  Node *stmt = enclosing_stmt(n);
+  if (!stmt->parent || stmt->parent->kind != N_COMPOUND)
+    return "it is not a statement of its own in a block";
+  if (stmt->kind == N_DECL_STMT) {
+    int vars = 0;
+    for (int i = 0; i < stmt->nkid; i++)
+      vars += stmt->kid[i]->kind == N_VAR;
+    if (vars != 1)
+      return "a declaration of several variables";
+  } else if (stmt->kind == N_IF || stmt->kind == N_FOR || stmt->kind == N_WHILE || stmt->kind == N_DO ||
+             stmt->kind == N_SWITCH || stmt->kind == N_RETURN || stmt->kind == N_COMPOUND ||
+             stmt->kind == N_ATTRIBUTED) {
+    return "a control statement";
+  }
+  if (node_in_lambda(n))
+    return "inside a lambda";
+  for (Node *c = n, *p = n->parent; p && p != stmt; c = p, p = p->parent)
+    if ((p->kind == N_COND && p->nkid && c != p->kid[0]) ||
+        (p->kind == N_BINOP && (p->op == OP_LAND || p->op == OP_LOR) && p->nkid == 2 && c == p->kid[1]))
+      return "in a branch of ?:, or right of && or ||, which may not evaluate it";
+  return NULL;
+}
+
+static bool block_reduce_hoistable(Node *n) { return block_reduce_hoist_obstacle(n) == NULL; }
+
 /* The kernel's call of a helper that (maybe through other helpers) calls
  * __syncthreads().  Emitted once, it is a barrier like a direct one.
  * Emitted once per copy, the copies' calls run one after the other and
@@ -1224,10 +1257,11 @@ static void walk(Legal *L, Node *n) {
       /* The combination is written into the statement as it stands; a
        * statement written once per copy would evaluate it K times, the
        * later copies' after the earlier copies' stores. */
-      if (thread && node_is_block_reduce(n) && enclosing_stmt(n) && stmt_is_per_copy(enclosing_stmt(n)))
+      if (thread && node_is_block_reduce(n) && enclosing_stmt(n) && stmt_is_per_copy(enclosing_stmt(n)) &&
+          !block_reduce_hoistable(n))
         refuse(L, n->begin, "%s in a statement that thread mode writes once per copy (it stores a value that "
-               "differs between the copies): each copy's statement would combine the copies' predicates after "
-               "the earlier copies' stores; assign the call to a variable of its own first", n->sym->name);
+               "differs between the copies), where tfuse cannot compute the copies' combination once before it "
+               "(%s); assign the call to a variable of its own first", n->sym->name, block_reduce_hoist_obstacle(n));
       if (thread && node_is_block_reduce(n) && (n->in_macro || node_has_side_effects_args(n)))
         refuse(L, n->begin, "%s: thread mode writes one call per copy, so %s",
                n->sym->name, n->in_macro ? "it must be spelled outside a macro" :

@@ -1716,14 +1716,9 @@ class Gen:
             # thread mode: one call of the helper per copy would combine only that copy's threads
             # (legality.c check_fn)
             ctx["refuse"].add("refuse-thread")
-        elif c >= 2:
-            # thread mode: a statement storing acc, which differs between the copies where the coarsened
-            # dimension is one of the program's, is written once per copy and each would combine the copies'
-            # predicates after the earlier copies' stores (legality.c walk)
-            ctx["refuse"] |= {"refuse-thread@%s" % DIMS[:self.dims], "may-refuse-thread"}
-        elif c == 0:
-            # the same where a later statement assigns the count's local a value that differs between the copies
-            ctx["refuse"].add("may-refuse-thread")
+        # c = 0, 2, 3 in a statement written once per copy (acc, or a count's local that a later statement
+        # makes differ between the copies): thread mode computes the combination once before it (fuse.c
+        # hoist_block_reductions); the call is the condition of `?:` or an operand of `+`, always evaluated
         if c == 0:
             w = self.fresh("cnt")
             ctx["vars"].append((w, True))

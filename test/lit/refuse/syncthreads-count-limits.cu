@@ -30,18 +30,21 @@ __global__ void limits(int *out, const float *in, int n) {
   out[i] = c + h + o + a;
 }
 
-// Thread mode writes the copies' calls combined into the statement; a
-// statement written once per copy (acc differs between the copies) would
-// evaluate the combination K times, the later after the earlier copies'
-// stores (acc_1's statement would read the new acc_0).  Block mode: one call
+// Thread mode computes the copies' combination once, before a statement
+// written once per copy (acc differs between the copies), into a temporary
+// (emit/syncthreads-count-per-copy.cu); in a branch of `?:`, which
+// evaluates the call for some copies only, it cannot, nor in a declaration of two
+// variables, where the predicate may read the first.  Block mode: one call
 // per copy, each in its own copy's statement.
 #pragma tfuse coarsen
 __global__ void per_copy(int *out, const int *in) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned acc = in[i];
-  // THREAD: syncthreads-count-limits.cu:[[@LINE+1]]:30: error: __syncthreads_count in a statement that thread mode writes once per copy (it stores a value that differs between the copies): each copy's statement would combine the copies' predicates after the earlier copies' stores; assign the call to a variable of its own first
-  acc = acc * 5u + (unsigned)__syncthreads_count(acc % 5u != 0u);
-  out[i] = acc;
+  // THREAD: syncthreads-count-limits.cu:[[@LINE+1]]:36: error: __syncthreads_count in a statement that thread mode writes once per copy (it stores a value that differs between the copies), where tfuse cannot compute the copies' combination once before it (in a branch of ?:, or right of && or ||, which may not evaluate it); assign the call to a variable of its own first
+  acc = acc > 3u ? acc + (unsigned)__syncthreads_count(acc % 5u != 0u) : acc;
+  // THREAD: syncthreads-count-limits.cu:[[@LINE+1]]:30: error: __syncthreads_or in a statement that thread mode writes once per copy (it stores a value that differs between the copies), where tfuse cannot compute the copies' combination once before it (a declaration of several variables); assign the call to a variable of its own first
+  int x = in[i] + 1, y = x + __syncthreads_or(x > 2);
+  out[i] = acc + y;
 }
 
 void run(int *o, const float *in, int n) { limits<<<n / 64, 64>>>(o, in, n); }
