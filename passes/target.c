@@ -260,6 +260,7 @@ typedef struct {
   const TargetInput *in;
   const NameSet *names; /* the target's names so far: unknown values */
   int depth;          /* macro expansion depth */
+  int nest;           /* operand nesting: past 200, unknown (no deep recursion on any input) */
 } Cond;
 
 /* The tokens of a condition's text: identifiers, numbers, operators. */
@@ -333,7 +334,7 @@ static long long cond_ident(Cond *c, const char *name) {
   } else if (kind < 0 || !body.len) {
     v = kind < 0 ? UNKNOWN : 0;
   } else {
-    Cond sub = {(char **)body.items, body.len, 0, c->arch, c->in, c->names, c->depth + 1};
+    Cond sub = {(char **)body.items, body.len, 0, c->arch, c->in, c->names, c->depth + 1, c->nest};
     v = cond_expr(&sub);
     if (sub.i != sub.n)
       v = UNKNOWN;
@@ -342,7 +343,20 @@ static long long cond_ident(Cond *c, const char *name) {
   return v;
 }
 
+static long long cond_operand(Cond *c);
+
 static long long cond_primary(Cond *c) {
+  if (c->nest > 200) {
+    c->i = c->n;
+    return UNKNOWN;
+  }
+  c->nest++;
+  long long v = cond_operand(c);
+  c->nest--;
+  return v;
+}
+
+static long long cond_operand(Cond *c) {
   const char *t = cond_peek(c);
   if (cond_take(c, "(")) {
     long long v = cond_expr(c);
@@ -452,12 +466,12 @@ static long long cond_of(const char *t, unsigned hi, unsigned ls, int arch, cons
   cond_tokens(t, kw, line_end(t, hi, ls), &toks);
   long long v;
   if (!strcmp(d, "ifdef") || !strcmp(d, "elifdef") || !strcmp(d, "ifndef") || !strcmp(d, "elifndef")) {
-    Cond c = {(char **)toks.items, toks.len, 0, arch, in, names, 0};
+    Cond c = {(char **)toks.items, toks.len, 0, arch, in, names, 0, 0};
     v = toks.len == 1 ? cond_defined(&c, toks.items[0]) : UNKNOWN;
     if (v != UNKNOWN && strstr(d, "ndef"))
       v = !v;
   } else {
-    Cond c = {(char **)toks.items, toks.len, 0, arch, in, names, 0};
+    Cond c = {(char **)toks.items, toks.len, 0, arch, in, names, 0, 0};
     v = cond_expr(&c);
     if (c.i != c.n)
       v = UNKNOWN;
