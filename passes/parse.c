@@ -1598,21 +1598,7 @@ static bool tests_target(CXCursor c) {
   const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(tu, fb, &size) : NULL;
   if (!t || oe < ob || oe > size)
     return true;
-  static const char *marks[] = {"CUDA_ARCH", "NV_IF_", "NV_DISPATCH_TARGET", "NV_IS_", "NV_PROVIDES_SM",
-                                "_CCCL_DEVICE_COMPILATION", "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH"};
-  for (unsigned i = ob; i < oe; i++) {
-    if (t[i] == '/' && i + 1 < oe && (t[i + 1] == '/' || t[i + 1] == '*')) { /* a comment says nothing */
-      bool line = t[i + 1] == '/';
-      for (i += 2; i < oe && !(line ? t[i] == '\n' : t[i] == '*' && i + 1 < oe && t[i + 1] == '/');)
-        i++;
-      i += line ? 0 : 1;
-      continue;
-    }
-    for (size_t m = 0; m < sizeof marks / sizeof *marks; m++)
-      if (t[i] == marks[m][0] && !strncmp(t + i, marks[m], strlen(marks[m])) && i + strlen(marks[m]) <= oe)
-        return true;
-  }
-  return false;
+  return target_text_tests(t, ob, oe);
 }
 
 bool unit_load_body(Unit *u, Sym *fn) {

@@ -42,21 +42,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The marks of a directive that tests the target: __CUDA_ARCH__ and its
- * feature macros, clang's __NVPTX__, <nv/target>'s and CCCL's. */
-static const char *const target_marks[] = {"__CUDA_ARCH", "__NVPTX__", "NV_IF_", "NV_IS_", "NV_PROVIDES_SM",
-                                           "NV_DISPATCH_TARGET", "_CCCL_DEVICE_COMPILATION",
-                                           "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH", "__CUDA_ARCH_"};
+/* Where a comment that starts at t[i] ends (past it), or i if none does. */
+static unsigned past_comment(const char *t, unsigned i, unsigned e) {
+  if (t[i] != '/' || i + 1 >= e || (t[i + 1] != '/' && t[i + 1] != '*'))
+    return i;
+  bool line = t[i + 1] == '/';
+  for (i += 2; i < e && !(line ? t[i] == '\n' : (t[i] == '*' && i + 1 < e && t[i + 1] == '/'));)
+    i++;
+  return line ? i : i + 2 <= e ? i + 2 : e;
+}
 
-static bool has_mark(const char *t, unsigned b, unsigned e) {
-  for (unsigned i = b; i < e; i++)
+/* The marks of text that tests the target: __CUDA_ARCH__ and its feature
+ * macros, clang's __NVPTX__, <nv/target>'s and CCCL's. */
+static const char *const target_marks[] = {"CUDA_ARCH", "__NVPTX__", "NV_IF_", "NV_IS_", "NV_PROVIDES_SM",
+                                           "NV_DISPATCH_TARGET", "_CCCL_DEVICE_COMPILATION",
+                                           "_CCCL_HOST_COMPILATION", "_CCCL_PTX_ARCH"};
+
+bool target_text_tests(const char *t, unsigned b, unsigned e) {
+  for (unsigned i = b; i < e;) {
+    unsigned j = past_comment(t, i, e);
+    if (j != i) {
+      i = j;
+      continue;
+    }
     for (size_t m = 0; m < sizeof target_marks / sizeof *target_marks; m++) {
       size_t n = strlen(target_marks[m]);
       if (t[i] == target_marks[m][0] && i + n <= e && !strncmp(t + i, target_marks[m], n))
         return true;
     }
+    i++;
+  }
   return false;
 }
+
 
 /* ---- names: an open-addressing set of strings, each with where it is
  * defined ---- */
@@ -119,13 +137,8 @@ static void idents(const char *t, unsigned b, unsigned e, Vec *out, Vec *offs) {
   bool after_hint = false;
   for (unsigned i = b; i < e;) {
     char c = t[i];
-    if (c == '/' && i + 1 < e && t[i + 1] == '/') {
-      while (i < e && t[i] != '\n')
-        i++;
-    } else if (c == '/' && i + 1 < e && t[i + 1] == '*') {
-      for (i += 2; i + 1 < e && !(t[i] == '*' && t[i + 1] == '/');)
-        i++;
-      i += 2;
+    if (past_comment(t, i, e) != i) {
+      i = past_comment(t, i, e);
     } else if (c == '"' || c == '\'') {
       for (i++; i < e && t[i] != c && t[i] != '\n';)
         i += t[i] == '\\' ? 2 : 1;
@@ -269,11 +282,8 @@ static void cond_tokens(const char *t, unsigned b, unsigned e, Vec *out) {
     char c = t[i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
       i++;
-    } else if (c == '/' && i + 1 < e && (t[i + 1] == '/' || t[i + 1] == '*')) {
-      bool line = t[i + 1] == '/';
-      for (i += 2; i < e && !(line ? t[i] == '\n' : (t[i] == '*' && i + 1 < e && t[i + 1] == '/'));)
-        i++;
-      i += line ? 0 : 2;
+    } else if (past_comment(t, i, e) != i) {
+      i = past_comment(t, i, e);
     } else if (ident_char(c)) {
       unsigned s = i;
       while (i < e && ident_char(t[i]))
@@ -522,11 +532,8 @@ static void declared_in_text(const char *t, unsigned b, unsigned e, NameSet *out
   bool after_tag = false;
   for (unsigned i = b; i < e;) {
     char c = t[i];
-    if (c == '/' && i + 1 < e && (t[i + 1] == '/' || t[i + 1] == '*')) {
-      bool line = t[i + 1] == '/';
-      for (i += 2; i < e && !(line ? t[i] == '\n' : (t[i] == '*' && i + 1 < e && t[i + 1] == '/'));)
-        i++;
-      i += line ? 0 : 2;
+    if (past_comment(t, i, e) != i) {
+      i = past_comment(t, i, e);
     } else if (c == '#') {
       unsigned kw;
       const char *d = directive_of(t, e, line_begin(t, b, i), &kw);
@@ -574,7 +581,7 @@ bool target_tests(const Source *f) {
   for (unsigned ls = 0; ls < f->len; ls = line_end(t, (unsigned)f->len, ls) + 1) {
     unsigned kw;
     const char *d = directive_of(t, (unsigned)f->len, ls, &kw);
-    if (d && (opens(d) || continues(d)) && has_mark(t, kw, line_end(t, (unsigned)f->len, ls)))
+    if (d && (opens(d) || continues(d)) && target_text_tests(t, kw, line_end(t, (unsigned)f->len, ls)))
       return true;
   }
   return false;
@@ -664,7 +671,7 @@ void target_mark(Unit *u, Vec *inputs) {
         bool marked = false;
         for (int c = 0; c < chain.len && !marked; c++) {
           unsigned ls = (unsigned)(uintptr_t)chain.items[c];
-          marked = has_mark(t, ls, line_end(t, hi, ls));
+          marked = target_text_tests(t, ls, line_end(t, hi, ls));
           Vec ids = {0};
           idents(t, ls, line_end(t, hi, ls), &ids, NULL);
           for (int k = 0; k < ids.len && !marked; k++)
@@ -706,7 +713,7 @@ void target_mark(Unit *u, Vec *inputs) {
     d->end = line_end(t, f->base + (unsigned)f->len, line_begin(t, f->base, m->def_at));
     d->macro = true;
     vec_push(&decls, d);
-    if (has_mark(t, d->begin, d->end))
+    if (target_text_tests(t, d->begin, d->end))
       name_add(names, d->name, d->at);
   }
   if (!names->count && !regions.len) { /* nothing the target decides */

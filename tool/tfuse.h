@@ -594,6 +594,10 @@ typedef struct {
 } TargetInput;
 
 bool target_tests(const Source *f);
+/* Whether t[b, e), comments aside, names what tests the target
+ * (__CUDA_ARCH__, __NVPTX__, NV_IF_TARGET and <nv/target>'s other
+ * macros, CCCL's _CCCL_DEVICE_COMPILATION...). */
+bool target_text_tests(const char *t, unsigned b, unsigned e);
 void target_mark(Unit *u, Vec *inputs);
 /* Whether the target decides name (defined in a target region, or
  * mentioning such a name); *at: where it is defined. */
