@@ -510,7 +510,7 @@ static void dyn_view_site(Fuse *F, Node *var, Copy c, Vec *sites) {
  * copy (uniform.c), whatever the copy c being rendered:
  *   __syncthreads_count(t < n)  ->  (__syncthreads_count(t_0 < n) + __syncthreads_count(t_1 < n))
  *   __syncthreads_and(ok)       ->  (!!__syncthreads_and(ok_0) & !!__syncthreads_and(ok_1)) */
-static void block_reduce_site(Fuse *F, Node *call, Vec *sites) {
+static char *block_reduce_text(Fuse *F, Node *call) {
   const char *nm = call->sym->name;
   bool count = strstr(nm, "count") != NULL, and = strstr(nm, "and") != NULL;
   Buf out = {0};
@@ -528,8 +528,9 @@ static void block_reduce_site(Fuse *F, Node *call, Vec *sites) {
     vec_free(&args);
   }
   buf_puts(&out, ")");
-  add_site(sites, call->begin, call->end - call->begin, arena_strdup(out.data));
+  char *text = arena_strdup(out.data);
   buf_free(&out);
+  return text;
 }
 
 static void piece(Fuse *F, const char *indent, const char *text);
@@ -571,14 +572,11 @@ static void hoist_block_reductions(Fuse *F, Node *s) {
   find_block_reductions(s, &calls);
   for (int i = 0; i < calls.len; i++) {
     Node *call = calls.items[i];
-    Vec sites = {0};
-    block_reduce_site(F, call, &sites);
     char *name = arena_printf("__tf_b%d", ++F->hoist_seq);
     piece(F, indent_of(F, s), arena_printf("const auto %s = %s; /* tfuse: '%s' of the copies, once */", name,
-                                           ((Site *)sites.items[0])->text, call->sym->name));
+                                           block_reduce_text(F, call), call->sym->name));
     vec_push(&F->reduced, call);
     vec_push(&F->reduced, name);
-    vec_free(&sites);
   }
   vec_free(&calls);
 }
@@ -638,10 +636,7 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     }
     if (F->k->p.mode == MODE_THREAD && node_is_block_reduce(n) && n->begin >= b && n->end <= e) {
       const char *tmp = reduced_name(F, n);
-      if (tmp)
-        add_site(sites, n->begin, n->end - n->begin, (char *)tmp);
-      else
-        block_reduce_site(F, n, sites);
+      add_site(sites, n->begin, n->end - n->begin, tmp ? (char *)tmp : block_reduce_text(F, n));
       return;
     }
     if (clone_callee(F, n) && !n->in_macro && n->begin >= b && n->end <= e) {
@@ -2091,7 +2086,6 @@ static void prologue_multi(Fuse *F, Buf *pro, const char *indent) {
     }
 }
 
-/* Offset of the `)` closing a function's parameter list. */
 /* The original grid extent goes *first*: launches pass arguments by
  * position, so a last parameter would collide with default arguments. */
 static void add_grid_param(Fuse *F, Node *fn, EditList *el) {

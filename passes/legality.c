@@ -806,8 +806,6 @@ static const char *block_reduce_hoist_obstacle(Node *n) {
   return NULL;
 }
 
-static bool block_reduce_hoistable(Node *n) { return block_reduce_hoist_obstacle(n) == NULL; }
-
 /* The kernel's call of a helper that (maybe through other helpers) calls
  * __syncthreads().  Emitted once, it is a barrier like a direct one.
  * Emitted once per copy, the copies' calls run one after the other and
@@ -848,8 +846,7 @@ static void check_barrier_call(Legal *L, Node *call, Sym *fn) {
            "pass its barrier before the later copies' calls have made their writes", fn->name);
 }
 
-/* Why fn (arch_dependent) may be another function on the device, as the
- * end of a sentence naming fn. */
+/* Where the target defines a name (Sym.arch_at): file and line. */
 static const char *line_of(const Unit *u, unsigned off) {
   if (off == ~0u)
     return "in a header that only one of the host and device compilations includes";
@@ -859,6 +856,8 @@ static const char *line_of(const Unit *u, unsigned off) {
   return arena_printf("%s:%d", path, line);
 }
 
+/* Why fn (arch_dependent) may be another function on the device, as the
+ * end of a sentence naming fn. */
 static const char *arch_reason(Legal *L, const Sym *fn) {
   if (fn->arch_name)
     return arena_printf("which uses '%s' (%s), which is, or uses, what the device compilation defines differently "
@@ -1257,11 +1256,12 @@ static void walk(Legal *L, Node *n) {
       /* The combination is written into the statement as it stands; a
        * statement written once per copy would evaluate it K times, the
        * later copies' after the earlier copies' stores. */
-      if (thread && node_is_block_reduce(n) && enclosing_stmt(n) && stmt_is_per_copy(enclosing_stmt(n)) &&
-          !block_reduce_hoistable(n))
+      const char *unhoisted = thread && node_is_block_reduce(n) && enclosing_stmt(n) &&
+                              stmt_is_per_copy(enclosing_stmt(n)) ? block_reduce_hoist_obstacle(n) : NULL;
+      if (unhoisted)
         refuse(L, n->begin, "%s in a statement that thread mode writes once per copy (it stores a value that "
                "differs between the copies), where tfuse cannot compute the copies' combination once before it "
-               "(%s); assign the call to a variable of its own first", n->sym->name, block_reduce_hoist_obstacle(n));
+               "(%s); assign the call to a variable of its own first", n->sym->name, unhoisted);
       if (thread && node_is_block_reduce(n) && (n->in_macro || node_has_side_effects_args(n)))
         refuse(L, n->begin, "%s: thread mode writes one call per copy, so %s",
                n->sym->name, n->in_macro ? "it must be spelled outside a macro" :

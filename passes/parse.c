@@ -172,6 +172,14 @@ static const char *real_path(const char *path) {
   return r ? r : arena_strdup(path);
 }
 
+/* The project's file whose real path is real, or NULL. */
+static Source *project_file_of(Impl *im, const char *real) {
+  for (int i = 0; i < im->reals.len; i++)
+    if (!strcmp(im->reals.items[i], real))
+      return im->project->files.items[i];
+  return NULL;
+}
+
 /* The project's file that libclang's file f is, or NULL. */
 static Source *file_src(Impl *im, CXFile f) {
   if (!f)
@@ -199,10 +207,7 @@ static Source *file_src(Impl *im, CXFile f) {
   CXString name = clang_getFileName(f);
   const char *real = real_path(clang_getCString(name) ? clang_getCString(name) : "");
   clang_disposeString(name);
-  Source *src = NULL;
-  for (int i = 0; i < im->reals.len && !src; i++)
-    if (!strcmp(im->reals.items[i], real))
-      src = im->project->files.items[i];
+  Source *src = project_file_of(im, real);
   im->files[j].file = f;
   im->files[j].src = src;
   im->fcount++;
@@ -2016,7 +2021,8 @@ static const char *resource_dir(void) {
 }
 
 /* The parser's command line for an input: CUDA host side (device: the
- * device side, for target.c's comparison) as nvcc compiles it with clang's resource folder (resource_dir), the input's compiler
+ * device side, for target.c's comparison) as nvcc compiles it with clang's
+ * resource folder (resource_dir), the input's compiler
  * flags (its database entry's and the command line's) with nvcc's include
  * folders and macros (tool/flags.c), then the host compat header. */
 static void parser_args(const Input *in, const Options *opt, Vec *args, bool device) {
@@ -2307,7 +2313,6 @@ static bool has_path(const Vec *paths, const char *real) {
   return false;
 }
 
-
 /* What one side includes and the other does not (a header under
  * `#ifdef __CUDA_ARCH__`) counts as skipped whole by the other: a file of
  * the project as its range in `skipped` of the other side; another (outside
@@ -2318,11 +2323,8 @@ static void one_sided(Impl *im, const Vec *mine, const Vec *theirs, Vec *their_s
     const char *real = mine->items[i];
     if (has_path(theirs, real) || has_path(elsewhere, real))
       continue;
-    int j = 0;
-    while (j < im->reals.len && strcmp(im->reals.items[j], real))
-      j++;
-    if (j < im->reals.len) {
-      Source *f = im->project->files.items[j];
+    Source *f = project_file_of(im, real);
+    if (f) {
       unsigned *r = arena_alloc(2 * sizeof *r);
       r[0] = f->base;
       r[1] = f->base + (unsigned)f->len;
