@@ -2347,6 +2347,29 @@ static void compare_includes(Impl *im, int t, CXTranslationUnit dtu, TargetInput
   vec_free(&device);
 }
 
+/* Whether c is a function the device cannot call: neither __device__ nor
+ * __global__ (on it or its definition), not constexpr, and its return type
+ * written out (a deduced one would carry its body's types into a device
+ * declaration's `decltype`). */
+static bool host_only_function(CXCursor c) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
+    return false;
+  CXCursor def = clang_getCursorDefinition(c);
+  CXCursor sides[2] = {c, def};
+  for (int i = 0; i < 2; i++) {
+    if (clang_Cursor_isNull(sides[i]))
+      continue;
+    Attrs a = cursor_attrs(sides[i]);
+    CXSourceRange ext = clang_getCursorExtent(sides[i]);
+    CXSourceRange head = clang_getRange(clang_getRangeStart(ext), clang_getCursorLocation(sides[i]));
+    if (a.device || a.global || decl_is_constexpr(sides[i]) ||
+        range_has_token(clang_Cursor_getTranslationUnit(sides[i]), head, "auto"))
+      return false;
+  }
+  return true;
+}
+
 /* The declarations and macro definitions of the project's files, outside
  * function bodies: namespaces, classes and enums are entered. */
 static enum CXChildVisitResult target_decl_visit(CXCursor c, CXCursor parent, CXClientData data) {
@@ -2398,6 +2421,7 @@ static enum CXChildVisitResult target_decl_visit(CXCursor c, CXCursor parent, CX
       d->end = e >= b ? e : at;
       d->at = at;
       d->macro = macro;
+      d->host_only = !macro && host_only_function(c);
       vec_push(sc->out, d);
     }
   }

@@ -21,7 +21,9 @@
  *     with that __CUDA_ARCH__ and the other macros' definitions);
  *   - the target's names are those declared or #defined in a target region,
  *     and, transitively, every declaration of the project's files (function,
- *     class, variable, typedef, macro) whose text mentions one;
+ *     class, variable, typedef, macro) whose text mentions one, but for a
+ *     function the device cannot call (TargetDecl.host_only: a host
+ *     wrapper that launches a kernel using one is read right, host-side);
  *   - a function of the project's files whose text overlaps a target region
  *     or mentions a target name is arch_dependent: legality.c refuses a
  *     kernel that is, or that calls one.
@@ -733,6 +735,8 @@ void target_mark(Unit *u, Vec *inputs) {
       vec_push(&work, d->name);
       continue;
     }
+    if (d->host_only)
+      continue; /* device code cannot call it: its mentions reach no kernel */
     Vec ids = {0};
     idents(t, d->begin, d->end, &ids, NULL);
     for (int k = 0; k < ids.len; k++) {

@@ -579,6 +579,8 @@ typedef struct {
   unsigned begin, end; /* its text, in the project's */
   unsigned at;         /* its name; ~0u: in a file outside the project's that only this side includes */
   bool macro;          /* a #define */
+  bool host_only;      /* a function the device cannot call (neither __device__ nor __global__, not constexpr, its
+                          return type written out): what its body mentions never reaches device code */
 } TargetDecl;
 
 typedef struct {
