@@ -1546,8 +1546,48 @@ static void check_skipped_lines(Legal *L, const Node *body) {
   }
 }
 
+/* Whether n synchronises the whole grid: `grid.sync()`, `cg::sync(grid)`
+ * (a grid_group's sync, by name and group type). */
+static bool node_is_grid_sync(const Node *n) {
+  if (n->kind != N_CALL || !n->sym || !sym_is_cooperative_groups(n->sym) || !n->sym->name ||
+      strcmp(n->sym->name, "sync"))
+    return false;
+  Node *g = cg_group_operand(n);
+  return g && g->cg_group == CG_GRID;
+}
+
+/* The first grid-wide synchronisation the kernel reaches, in its text or
+ * through a helper (cuda-samples' conjugate gradient's PeerGroup::sync):
+ * no coarsening keeps it (block mode would need the cooperative launch's
+ * grid rescaled, thread mode the grid's threads), so it is the kernel's
+ * reason, given before whatever else the walk would find. */
+static bool check_grid_sync(Legal *L, Node *n) {
+  if (node_is_grid_sync(n)) {
+    refuse(L, n->begin, "cooperative groups ('sync'): grid-wide synchronisation: coarsening changes the grid, and "
+           "tfuse does not rewrite cooperative launches");
+    return true;
+  }
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (fn && !sym_is_cooperative_groups(fn) && fn_holds(fn, node_is_grid_sync)) {
+        refuse(L, n->begin, "'%s' synchronises the whole grid (cooperative groups): coarsening changes the grid, "
+               "and tfuse does not rewrite cooperative launches", fn->name);
+        return true;
+      }
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (check_grid_sync(L, n->kid[i]))
+      return true;
+  return false;
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
+  if (check_grid_sync(&L, k->fn->sym->body))
+    return false;
   check_skipped_lines(&L, k->fn->sym->body);
   walk(&L, k->fn->sym->body);
   check_outside_shared(&L);

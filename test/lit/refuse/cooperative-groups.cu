@@ -1,6 +1,7 @@
 // Cooperative groups that tfuse does not follow are refused, in the kernel
 // and in a helper it calls, with the reason: in block mode, what reads the
-// block index (group_index), the grid's sync and validity, a query of the
+// block index (group_index), the grid's sync (the kernel's only reason, in
+// its text or a helper's) and validity, a query of the
 // grid in a helper, coalesced groups where the copies' statements do not run
 // in the original's threads (a condition that differs between the copies, a
 // return that only some copies take), a barrier over warps under control
@@ -34,12 +35,31 @@ __global__ void k(int *out) {
 
 __device__ unsigned long long grid_rank() { return cg::this_grid().thread_rank(); }
 
+__device__ void sync_all() { cg::sync(cg::this_grid()); }
+
+// A kernel that synchronises the grid gets that reason alone, the first
+// one it reaches, in its text or through a helper.
 #pragma tfuse coarsen
 __global__ void grid_wide(int *out) {
   cg::grid_group grid = cg::this_grid();
   out[grid.thread_rank()] = 1;
-// BLOCK: cooperative-groups.cu:[[@LINE+1]]:3: error: cooperative groups ('sync'): grid-wide synchronisation, or another use of the grid than its queries: coarsening changes the grid
+// BLOCK: cooperative-groups.cu:[[@LINE+2]]:3: error: cooperative groups ('sync'): grid-wide synchronisation: coarsening changes the grid, and tfuse does not rewrite cooperative launches
+// BLOCK-NOT: cooperative-groups.cu:[[@LINE+2]]
   grid.sync();
+  out[blockIdx.x + grid_rank()] = 3;
+}
+
+#pragma tfuse coarsen
+__global__ void grid_wide_helper(int *out) {
+  out[blockIdx.x] = 1;
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:3: error: 'sync_all' synchronises the whole grid (cooperative groups): coarsening changes the grid, and tfuse does not rewrite cooperative launches
+  sync_all();
+}
+
+#pragma tfuse coarsen
+__global__ void grid_other(int *out) {
+  cg::grid_group grid = cg::this_grid();
+  out[grid.thread_rank()] = 1;
 // BLOCK: cooperative-groups.cu:[[@LINE+1]]:7: error: cooperative groups ('is_valid'): grid-wide synchronisation, or another use of the grid than its queries
   if (grid.is_valid())
     out[blockIdx.x] = 2;
