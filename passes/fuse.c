@@ -20,7 +20,9 @@
  *   - a varying loop or switch is emitted K times whole, a `return` in it
  *     becoming `live = false; goto` past that copy;
  *   - a varying return clears the copy's live flag; later statements that
- *     touch memory are guarded by it;
+ *     touch memory are guarded by it; block mode, where a coalesced group
+ *     follows such a return in the kernel's body, the rest of the body is
+ *     written out whole per copy under the copy's flag (Kernel.copy_tail);
  *   - block mode: copy r of a block past the original grid is dead; its
  *     memory accesses are guarded by `__tf_ok_r` (copy 0 is always live);
  *     its warp-synchronous calls run unguarded into temporaries; the
@@ -1127,6 +1129,42 @@ static void emit_replicated(Fuse *F, Node *s, Ctx *ctx) {
   after_vreturn(s, ctx);
 }
 
+/* The kernel's statements from body->kid[from] on, after a return that
+ * only some copies take (Kernel.copy_tail, legality.c): each copy's whole,
+ * under its guard, each a return of its own leaving that copy's alone.
+ * What they write and do not declare varies (uniform.c: a write after
+ * such a return is the copy's), checked here. */
+static void emit_copy_tail(Fuse *F, Node *body, int from, Ctx *ctx) {
+  Node *first = body->kid[from];
+  const char *indent = indent_of(F, first);
+  unsigned b = first->begin, e = stmt_end(F->src, body->kid[body->nkid - 1]);
+  int label = 0;
+  for (int i = from; i < body->nkid; i++) {
+    Effects fx = {0};
+    effects_of(body->kid[i], &fx);
+    for (int j = 0; j < fx.writes.len; j++) {
+      Sym *w = fx.writes.items[j];
+      if ((w->kind == SYM_LOCAL || w->kind == SYM_PARAM || w->kind == SYM_SHARED) &&
+          (w->decl_off == ~0u || w->decl_off < b) &&
+          sym_dims(F, w) != F->all) {
+        F->failed = true;
+        error_at(body->kid[i]->begin, "internal error: '%s', which the copies share, is written in code emitted "
+                 "per copy", w->name);
+      }
+    }
+    effects_free(&fx);
+    if (!label && contains_kind(body->kid[i], N_RETURN))
+      label = ++F->label_seq;
+  }
+  for (int i = 0; i < ngroups(F, F->all); i++) {
+    Copy c = group_at(F, F->all, i);
+    char *text = render_ex(F, body, b, e, c, label, NULL);
+    piece(F, indent, guarded(group_guard(F, ctx, c), arena_printf("{\n%s%s\n%s}", indent, text, indent), indent));
+    if (label)
+      piece(F, indent, arena_printf("__tf_ret%d%s:;", label, copy_suffix(F, F->all, c)));
+  }
+}
+
 /* ---- declarations ---- */
 
 /* Whether the text [b, e) holds a comma outside parentheses, brackets and
@@ -1943,6 +1981,11 @@ static void emit_stmt(Fuse *F, Node *s, Ctx *ctx) {
     for (int i = 0; i < s->nkid; i++) {
       Node *k = s->kid[i];
       gap(F, pos, k->begin);
+      if (k == F->k->copy_tail) {
+        emit_copy_tail(F, s, i, ctx);
+        pos = stmt_end(F->src, s->kid[s->nkid - 1]);
+        break;
+      }
       emit_stmt(F, k, ctx);
       pos = stmt_end(F->src, k);
     }

@@ -468,7 +468,11 @@ static unsigned cg_sources(Legal *L, Node *g, int depth, const char **why) {
  * the threads of a warp that leave one copy's statement to meet again
  * before the next copy's, which the compiler's reconvergence at the
  * statement's end gives; the programming model does not promise it.) */
+static bool in_copy_tail(const Legal *L, const Node *n);
+
 static const char *coalesced_site(Legal *L, Node *n) {
+  if (in_copy_tail(L, n))
+    return NULL; /* each copy's statements whole, its own and no other's threads (copy_tail_of) */
   Node *v = L->varying_ctl;
   if (v && v->kind != N_FOR && v->kind != N_WHILE && v->kind != N_DO && v->kind != N_SWITCH)
     return "a coalesced group (made of the threads that run a statement together) under a condition that "
@@ -496,6 +500,92 @@ static bool is_coalesced(const Node *n) { return n->cg_group == CG_COALESCED; }
 /* Whether fn's body, or a helper it calls, holds an expression of type
  * coalesced_group: the kernel's calls of fn answer for it (coalesced_site). */
 static bool fn_holds_coalesced(const Sym *fn) { return fn_holds(fn, is_coalesced); }
+
+/* Whether n holds a coalesced group: its making, a use, a call of a helper
+ * that holds one. */
+static bool holds_coalesced(const Node *n) {
+  if (n->cg_group == CG_COALESCED)
+    return true;
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++)
+      if (fn_holds_coalesced(n->sym ? n->sym : n->cand[i]))
+        return true;
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (holds_coalesced(n->kid[i]))
+      return true;
+  return false;
+}
+
+static bool declares_shared(const Node *n) {
+  if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_SHARED)
+    return true;
+  for (int i = 0; i < n->nkid; i++)
+    if (declares_shared(n->kid[i]))
+      return true;
+  return false;
+}
+
+/* Whether every variable s writes that is declared before `from` (a
+ * local, a parameter, a shared variable) has a copy per logical block,
+ * along every coarsened dimension (uniform.c makes a write after a varying
+ * return the copy's; with several dimensions it may vary along fewer). */
+static bool tail_writes_vary(const Legal *L, Node *s, unsigned from) {
+  unsigned all = params_multi(&L->k->p) ? params_dims(&L->k->p) : 0;
+  Effects fx = {0};
+  effects_of(s, &fx);
+  bool ok = true;
+  for (int j = 0; j < fx.writes.len && ok; j++) {
+    const Sym *w = fx.writes.items[j];
+    if ((w->kind == SYM_LOCAL || w->kind == SYM_PARAM || w->kind == SYM_SHARED) &&
+        (w->decl_off == ~0u || w->decl_off < from))
+      ok = w->varying && (w->vmask & all) == all;
+  }
+  effects_free(&fx);
+  return ok;
+}
+
+/* Block mode: where fuse.c stops interleaving the copies' statements and
+ * writes each copy's rest of the kernel out whole, under that copy's live
+ * flag (Kernel.copy_tail), or NULL.  After a return that only some copies
+ * take (`if (i >= n) return;`, a statement of the kernel's body), the
+ * copies' live flags differ between the threads of a warp; interleaved,
+ * a coalesced group made once, or unguarded by a pure statement, would
+ * hold threads whose logical thread returned.  Whole, copy r's rest runs
+ * in the threads of logical block r that did not return, as the original's
+ * rest does, and a return in it leaves that copy alone.  Only where the
+ * rest holds a coalesced group (the interleaving is what keeps uniform work
+ * once), declares no shared array (one declaration per copy's rest would
+ * be another layout) and holds no barrier (refused after such a return
+ * anyway, as every thread must reach it). */
+static Node *copy_tail_of(const Legal *L) {
+  if (L->k->p.mode != MODE_BLOCK)
+    return NULL;
+  Node *body = L->k->fn->sym->body;
+  for (int i = 0; i < body->nkid; i++) {
+    if (!body->kid[i]->has_vreturn)
+      continue;
+    bool coalesced = false;
+    for (int j = i + 1; j < body->nkid; j++) {
+      if (declares_shared(body->kid[j]) || !tail_writes_vary(L, body->kid[j], body->kid[i + 1]->begin))
+        return NULL;
+      coalesced |= holds_coalesced(body->kid[j]);
+    }
+    return coalesced ? body->kid[i + 1] : NULL;
+  }
+  return NULL;
+}
+
+/* Whether n is in the kernel's statements that fuse.c writes per copy whole. */
+static bool in_copy_tail(const Legal *L, const Node *n) {
+  const Node *t = L->k->copy_tail, *body = L->k->fn->sym->body;
+  if (!t)
+    return false;
+  while (n->parent && n->parent != body)
+    n = n->parent;
+  return n->parent == body && n->begin >= t->begin;
+}
 
 /* Block mode: why tfuse cannot follow a call into cooperative groups, or NULL. */
 static const char *cg_block_refusal(Legal *L, Node *call, Sym *fn, Node *g, Sym *in) {
@@ -1586,8 +1676,10 @@ static bool check_grid_sync(Legal *L, Node *n) {
 
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
+  k->copy_tail = NULL;
   if (check_grid_sync(&L, k->fn->sym->body))
     return false;
+  k->copy_tail = copy_tail_of(&L);
   check_skipped_lines(&L, k->fn->sym->body);
   walk(&L, k->fn->sym->body);
   check_outside_shared(&L);

@@ -692,6 +692,8 @@ struct Kernel {
   bool uses_grid_extent; /* block mode: needs the original grid extent */
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
+  Node *copy_tail;       /* block mode: the statement of the body from which fuse.c writes each copy's statements
+                            out whole, under that copy's live flag (legality.c copy_tail_of), or NULL */
   bool whole_warps;      /* thread mode: warp-synchronous code kept (legality.c), so each launch checks that
                             blockDim.x / K is a multiple of 32 (every copy of a warp is a whole logical warp) */
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */

@@ -4,7 +4,8 @@
 // its text or a helper's) and validity, a query of the
 // grid in a helper, coalesced groups where the copies' statements do not run
 // in the original's threads (a condition that differs between the copies, a
-// return that only some copies take), a barrier over warps under control
+// return that only some copies take where the rest of the kernel is not
+// written out per copy: emit/coalesced-after-return.cu), a barrier over warps under control
 // that differs between the copies and the threads, a type-erased group that
 // may be assigned, an operator of the user's in cg::reduce; in thread mode
 // without whole warps (here the consecutive mapping), every query and
@@ -87,9 +88,23 @@ __global__ void coalesced(int *out, int n) {
     out[agg_inc(out)] = 1;
   if (blockIdx.x * 64 + threadIdx.x >= n)
     return;
+  __shared__ int seen[64]; /* declared after the return: each copy's rest would declare its own */
+  seen[threadIdx.x] = 1;
 // BLOCK: cooperative-groups.cu:[[@LINE+1]]:30: error: a coalesced group (made of the threads that run a statement together) after a return that only some copies take: the copies' live flags differ between the threads of a warp
   cg::coalesced_group rest = cg::coalesced_threads();
-  out[blockIdx.x * 64 + threadIdx.x] = rest.shfl((int)blockIdx.x, 0);
+  out[blockIdx.x * 64 + threadIdx.x] = rest.shfl((int)blockIdx.x, 0) + seen[0];
+}
+
+// The return inside a loop: the loop's statements interleave the copies.
+#pragma tfuse coarsen
+__global__ void coalesced_in_loop(int *out, int n) {
+  for (int j = 0; j < 2; j++) {
+    if (blockIdx.x * 64 + threadIdx.x + j >= n)
+      return;
+// BLOCK: cooperative-groups.cu:[[@LINE+1]]:32: error: a coalesced group (made of the threads that run a statement together) after a return that only some copies take
+    cg::coalesced_group rest = cg::coalesced_threads();
+    out[blockIdx.x * 64 + threadIdx.x + j] = rest.shfl((int)blockIdx.x, 0);
+  }
 }
 
 __device__ cg::thread_group pick(cg::thread_block b) { return b; }
