@@ -1609,6 +1609,13 @@ static void reads_of_call(Node *call, Reads *r) {
       reads_everything(r, call->begin, "a call that no declaration before the template names");
     return;
   }
+  if (!call->sym && call_is_construct(call) && call->cg_construct) {
+    /* `cg::plus<T>()`: a class of cooperative groups' (an operator, a
+     * handle), read as their functions are (reads_of_fn). */
+    r->fixed_bi |= RD_BI_ALL(BI_THREADIDX) | RD_BI_ALL(BI_BLOCKDIM);
+    r->regs |= RD_REG_LANE;
+    return;
+  }
   if (!call->sym && call_is_construct(call)) {
     implicit_reads(r, IMPL_ANY, call->begin); /* `S<T>()`, `T(x)`: which class, tfuse cannot tell */
     return;
@@ -1675,7 +1682,7 @@ ImplicitKind implicit_kind(const Node *n) {
     return n->sym->type_dependent ? IMPL_OBJECT : IMPL_DTOR;
   if (n->kind == N_NEW)
     return IMPL_DTOR;
-  if (n->kind == N_CALL && !n->sym && !n->cand && call_is_construct(n))
+  if (n->kind == N_CALL && !n->sym && !n->cand && call_is_construct(n) && !n->cg_construct)
     return IMPL_ANY;
   if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNC && n->sym->is_ctor)
     return IMPL_DTOR;

@@ -1249,6 +1249,23 @@ static void dependent_callee(Unit *u, Node *call) {
   }
 }
 
+/* A construction's class (`cg::plus<T>()`, `S<T>(x)`): the first type or
+ * template it names, past its namespaces; *data: whether it is cooperative
+ * groups'. */
+static enum CXChildVisitResult construct_class_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_NamespaceRef)
+    return CXChildVisit_Continue;
+  if (k == CXCursor_TypeRef || k == CXCursor_TemplateRef) {
+    CXString usr = clang_getCursorUSR(clang_getCursorReferenced(c));
+    const char *s = clang_getCString(usr);
+    *(bool *)data = s && !strncmp(s, "c:@N@cooperative_groups@", 24);
+    clang_disposeString(usr);
+  }
+  return CXChildVisit_Break;
+}
+
 /* In device code (a __global__ or __device__ function's body), a dependent
  * call cannot reach a candidate that is host code only (no __device__, not
  * constexpr): nvcc, which compiles the program, would reject that call.
@@ -1504,6 +1521,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   clang_visitChildren(c, build_visit, &bc);
   n->kid = (Node **)bc.kids.items;
   n->nkid = bc.kids.len;
+  if (n->kind == N_CALL && !n->sym && n->nkid && n->kid[0]->kind == N_TYPE_REF)
+    clang_visitChildren(c, construct_class_visit, &n->cg_construct);
 
   /* threadIdx.x & co.: a member access on a builtin variable. */
   if (n->kind == N_MEMBER && n->nkid == 1) {

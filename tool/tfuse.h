@@ -479,6 +479,7 @@ struct Node {
   int ncand;
   int cand_callee;     /* a call with candidates: the child that names its callee */
   bool nargs_open; /* N_CALL (parse.c): an argument is a pack expansion, so any number may be passed */
+  bool cg_construct; /* N_CALL (parse.c): a construction whose class (`cg::plus<T>()`) is cooperative groups' */
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
