@@ -68,6 +68,8 @@ PROBS = {
     "w_lambda": 0.0,
     "w_blockreduce": 0.0,
     "w_tmember": 0.0,
+    # profile `coalesced`: coalesced groups after returns only some threads take
+    "w_cgcoal": 0.0,
     # program shape
     "p_dims1": 0.45,
     "p_dims2": 0.35,  # the rest: 3-D
@@ -135,15 +137,25 @@ PROFILES = {
                "w_atomics": 0.3, "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_template": 0.0,
                "w_struct": 0.0, "w_shuffle": 0.0, "w_barrier_block": 0.0, "w_barrier_thread": 0.0,
                "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
+    # Coalesced groups (`cg::coalesced_threads()`, their queries and
+    # collectives) after a return that only some threads take, which block
+    # mode writes out per logical block (fuse.c emit_copy_tail); the other
+    # kinds of `modern` around them.  Draws of `modern` stay as they were.
+    "coalesced": {"w_cgcoal": 4.0, "w_cgtile": 0.5, "w_warpx": 0.5, "w_elementwise": 0.5, "w_gridstride": 0.0,
+                  "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_atomics": 0.0, "w_template": 0.0,
+                  "w_struct": 0.0, "w_dynshared": 0.0, "w_shuffle": 0.0, "w_barrier_block": 0.0,
+                  "w_barrier_thread": 0.0, "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
 }
 
 # Factors tried in thread mode (the header's thread-k lists those that divide
 # every launch's block), per profile.
-THREAD_FACTORS = {"reach": (2, 3, 4, 8, 16), "modern": (2, 3, 4, 8)}
+THREAD_FACTORS = {"reach": (2, 3, 4, 8, 16), "modern": (2, 3, 4, 8), "coalesced": (2, 3, 4, 8)}
 
 DIMS = "xyz"
 REACH_KINDS = ("defargs", "asm", "smemstruct", "helpershared", "warp")
-MODERN_KINDS = ("cgmix", "cgblock", "cgtile", "cgrow", "warpx", "syncpred", "lambda", "blockreduce", "tmember")
+MODERN_KINDS = ("cgmix", "cgblock", "cgtile", "cgrow", "warpx", "syncpred", "lambda", "blockreduce", "tmember",
+                "cgcoal")
+MODERN_PROFILES = ("modern", "coalesced")  # blocks of whole warps, cooperative groups' headers
 NIN = 4096  # elements of each input array
 BINS_CHOICES = [8, 16, 32, 37, 64]
 
@@ -203,7 +215,7 @@ class Gen:
     # ---- shapes ---------------------------------------------------------
     def random_block(self, odd=False):
         r = self.rng
-        if self.profile == "modern":
+        if self.profile in MODERN_PROFILES:
             return self.modern_block(odd)
         if self.dims == 1:
             good = [24, 48, 72, 96, 120, 144, 192, 240, 288, 384]
@@ -1365,7 +1377,7 @@ class Gen:
         # 8-byte elements only where a block holds at most 384 threads: K = 16 shares fit in 48 KiB
         template = r.random() < 0.6
         T = r.choice(["unsigned int", "unsigned long long"]) if self.dims == 1 else "unsigned int"
-        if self.profile == "modern":
+        if self.profile in MODERN_PROFILES:
             T = "unsigned int"  # its blocks hold up to 512 threads: K = 8 shares of 8-byte elements fill 32 KiB
         P = "T" if template else T
         lines = self.header(k, "%s *out, unsigned int *acc, const unsigned int *in, %s, int nin, unsigned int m, "
@@ -1668,6 +1680,14 @@ class Gen:
             w = self.fresh("w")
             ctx["vars"].append((w, True))
             ctx["locals"].add(w)
+            if self.profile == "coalesced" and r.random() < 0.4:
+                # through a template helper whose operator's class depends on T (cuda-samples' cg_reduce_n);
+                # its dependent cg::reduce may be a tile of several warps' (a barrier): no return before it
+                op = r.choice(["plus", "bit_xor", "greater"])
+                h = self.add_helper("tile_reduce_" + op,
+                                    "template <typename T, typename Group> __device__ T tile_reduce_%s(T v, "
+                                    "Group &g) {\n  return cg::reduce(g, v, cg::%s<T>());\n}\n" % (op, op))
+                return ["  unsigned int %s = %s(%s, tile);" % (w, h, e)]
             if r.random() < 0.3:
                 return ["  unsigned int %s = (unsigned int)cg::reduce(tile, (int)(%s & 0xffffu), cg::%s<int>());" %
                         (w, e, r.choice(["plus", "less", "greater"]))]
@@ -1884,6 +1904,76 @@ class Gen:
 
         self.set_count(k, self.emit_launches(k, args, self.elements))
 
+    def k_cgcoal(self, k):
+        """A return that only some threads take, then coalesced groups at the top level: their
+        queries, votes, shuffles, cg::reduce, a later return and a group made again after it.  Thread
+        mode refuses coalesced groups; block mode writes the rest of the kernel per logical block,
+        where every variable it writes varies along the variant's dimensions (with several, one
+        that varies along fewer keeps the refusal)."""
+        r = self.rng
+        ctx = self.new_ctx()
+        ctx["gid"] = False
+        coord, inside = self.coord_lines()
+        body = coord + ["  bool inside = %s;" % inside,
+                        "  unsigned int v = inside ? in[i % nin] : s;",
+                        "  unsigned int acc = v ^ m;",
+                        "  float f = inside ? fin[i % nin] : 0.0f;"]
+        ctx["vars"] += [("v", True), ("acc", True), ("(unsigned int)i", True)]
+        ctx["locals"] |= {"v", "acc"}
+        ctx["float"] = "f"
+        body += self.stmts(ctx, r.randint(0, 2), 1, 1)
+        body += ["  if (%s)" % r.choice(["!inside", "!inside || (v & %du) == %du" % (7, r.randrange(7)),
+                                          "!inside || (acc % 5u) == 1u"]),
+                 "    return;"]
+        body += self.stmts(ctx, r.randint(0, 1), 1, 1)
+        groups = ["act"]
+        body.append("  cg::coalesced_group act = cg::coalesced_threads();")
+        for _ in range(r.randint(2, 5)):
+            g = groups[-1]
+            e = "(unsigned int)(%s)" % self.expr(ctx, 1)
+            c = r.randrange(9)
+            if c == 0:
+                body.append("  acc += %s.thread_rank() * %du + %s.size();" % (g, r.choice([3, 5, 31]), g))
+            elif c == 1:
+                body.append("  acc ^= %s.ballot(%s) * %du;" % (g, self.modern_pred(ctx), r.choice([1, 3])))
+            elif c == 2:
+                body.append("  acc += %s.shfl(%s, %s);" % (g, e, r.choice(["0", "%s.size() - 1" % g])))
+            elif c == 3:
+                body.append("  acc ^= %s.%s(%s, 1u);" % (g, r.choice(["shfl_down", "shfl_up"]), e))
+            elif c == 4:
+                body.append("  acc = acc * 3u + (unsigned int)%s.any(%s) + (unsigned int)%s.all(%s) * 2u;" %
+                            (g, self.modern_pred(ctx), g, self.modern_pred(ctx)))
+            elif c == 5:
+                w = self.fresh("w")
+                ctx["vars"].append((w, True))
+                ctx["locals"].add(w)
+                body.append("  unsigned int %s = cg::reduce(%s, %s, cg::%s<unsigned int>());" %
+                            (w, g, e, r.choice(["plus", "bit_xor", "greater"])))
+            elif c == 6:
+                body.append("  acc += cg::%s(%s, %s);" % (r.choice(["inclusive_scan", "exclusive_scan"]), g, e))
+            elif c == 7 and len(groups) < 3:
+                # a later return, and the group of the threads left
+                body += ["  if ((%s & %du) == %du)" % (e, r.choice([3, 7]), r.randrange(3)), "    return;"]
+                groups.append("act%d" % len(groups))
+                body.append("  cg::coalesced_group %s = cg::coalesced_threads();" % groups[-1])
+            else:
+                body.append("  acc ^= (%s.thread_rank() == 0 ? %s : 0u) + %s.meta_group_size();" % (g, e, g))
+            if r.random() < 0.4:
+                body += self.stmts(ctx, 1, 1, 1)
+        pool = [x for x, _ in ctx["vars"] if x not in ("s", "m", "acc")]
+        body += ["  out[i] = acc ^ %s;" % r.choice(pool), "  fout[i] = f;", "}"]
+        k.expect = "refuse-thread,may-refuse-block@yz"
+        k.src = self.header(k, "unsigned int *out, float *fout, const unsigned int *in, const float *fin, %s, "
+                               "int nin, unsigned int m, unsigned int s" % self.extent_params()) + body
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+        fo = self.add_output(k, "%s_fout" % k.name, "float", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, %s + %s, d_in, d_fin, %s, %d, %s, %du" % (o, off, fo, off, self.ext_args(dom), NIN,
+                                                                       self.m_value(), r.randrange(1 << 16))
+
+        self.set_count(k, self.emit_launches(k, args, self.elements))
+
     def k_cgrow(self, k):
         """One tile per row (llm.c's layernorm and softmax): the row is the tile's index among all the
         grid's tiles; the tile's lanes stride along the row and combine with cg::reduce or a scan; the
@@ -1990,7 +2080,7 @@ class Gen:
         parts = []
         for d in range(3):
             # profile `modern`: thread mode keeps warps whole where blockDim.x / K is a multiple of 32
-            unit = 32 if d == 0 and self.profile == "modern" else 1
+            unit = 32 if d == 0 and self.profile in MODERN_PROFILES else 1
             ks = [K for K in THREAD_FACTORS.get(self.profile, (2, 3, 4, 8)) if all(b[d] % (unit * K) == 0 for k in self.kernels for b in k.blocks)]
             parts.append("%s:%s" % (DIMS[d], ",".join(str(K) for K in ks) or "-"))
         return ";".join(parts)
@@ -2005,7 +2095,7 @@ class Gen:
         out.append("#include <cstring>")
         out.append("#include <cstdlib>")
         out.append("#include <cuda_runtime.h>")
-        if self.profile == "modern":
+        if self.profile in MODERN_PROFILES:
             out.append("#include <cooperative_groups.h>")
             out.append("#include <cooperative_groups/reduce.h>")
             out.append("#include <cooperative_groups/scan.h>")
