@@ -1676,11 +1676,11 @@ static bool is_warp_call(const Node *n) {
   if (n->kind != N_CALL || n->in_macro || n->end <= n->begin || node_is_barrier(n))
     return false;
   if (n->sym)
-    return is_warp_fn(n->sym) || warp_call_writes_locals(n);
-  for (int i = 0; i < n->ncand; i++)
-    if (!is_warp_fn(n->cand[i]))
-      return false;
-  return n->ncand > 0;
+    return is_warp_fn(n->sym) || warp_call_writes_locals(n) || call_is_warp_value(n);
+  bool all = n->ncand > 0;
+  for (int i = 0; all && i < n->ncand; i++)
+    all = is_warp_fn(n->cand[i]);
+  return all || call_is_warp_value(n);
 }
 
 /* Whether evaluating a warp call's argument n has a side effect: a call,
@@ -1688,7 +1688,7 @@ static bool is_warp_call(const Node *n) {
  * an assignment, an increment. */
 static bool arg_has_effects(const Node *n) {
   if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym) && fn_class(n->sym) == FN_PURE) &&
-      !call_is_value(n))
+      !n->cg_construct && !call_is_value(n))
     return true;
   if (n->kind == N_ASSIGN || node_is_incdec(n))
     return true;
@@ -1699,7 +1699,7 @@ static bool arg_has_effects(const Node *n) {
 }
 
 static bool holds_call(const Node *n) {
-  if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym)))
+  if (n->kind == N_CALL && !(n->sym && sym_is_cooperative_groups(n->sym)) && !n->cg_construct)
     return true;
   for (int i = 0; i < n->nkid; i++)
     if (holds_call(n->kid[i]))

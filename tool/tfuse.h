@@ -835,6 +835,10 @@ void kernel_shared_vars(Node *fn, Vec *out);
  * has no other effect (cuda-samples' warpReduceSum): no store beyond its
  * locals, no barrier, assembly or call of anything else. */
 bool fn_is_warp_value(const Sym *fn);
+/* The same for the helper a call calls, where it may write through
+ * reference parameters that only receive groups its body never changes
+ * (`template <class G> T red(T v, G &g)` called with a tile). */
+bool call_is_warp_value(const Node *call);
 /* A call that computes a value: no warp call, no write but its callees' own
  * locals (and what its reference arguments name, which must be the
  * caller's locals). */

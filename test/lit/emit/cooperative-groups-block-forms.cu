@@ -4,6 +4,10 @@
 //     followed to every source (initializers, arguments of every call):
 //     here the block and a tile of 16, each the same threads in every copy;
 //     its sync may be the block's barrier and stays where one may be;
+//     a helper `reduce_n(v, Group &g)` called with a tile of one warp
+//     computes a warp value, taken out of the copy's guard as a warp
+//     intrinsic is (`TFUSE_GUARD(__tf_ok_r, ...)` around it miscompiled on
+//     the H200 at K = 8); with a tile of several warps it is a barrier;
 //   - a tile of several warps (tiled_partition<64>) and a run-time tile
 //     (tiled_partition(block, 16)): the block's threads, in every copy;
 //     the former's making, sync and collectives are barriers over its warps;
@@ -71,7 +75,8 @@ template <typename T, typename Group> __device__ T reduce_n(T in, Group &threads
 // CHECK:      cg::thread_group dyn = cg::tiled_partition(cta, 16);
 // CHECK:      cg::thread_block_tile<64> wide = cg::tiled_partition<64>(cta);
 // CHECK:      v_0 = reduce_n(v_0, warp);
-// CHECK:      if (__tf_ok_1) v_1 = reduce_n(v_1, warp);
+// CHECK-NEXT: const auto __tf_w1 = reduce_n(v_1, warp); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: if (__tf_ok_1) v_1 = __tf_w1;
 // CHECK:      w_0 = cg::reduce(wide, w_0, cg::plus<int>());
 // CHECK-NEXT: w_1 = cg::reduce(wide, w_1, cg::plus<int>());
 // CHECK-NEXT: wide.sync();

@@ -6,8 +6,11 @@
 // refused.  A class of cooperative groups' (`cg::plus<T>()`, the operator
 // of cg::reduce in cuda-samples' cg_reduce) is CUDA's: read as its
 // functions are (the place in the block and warp), and the kernel is
-// coarsened, directly and through a template helper.  A class of the
-// program's own stays refused.
+// coarsened, directly and through a template helper.  Both calls compute a
+// warp value, taken out of the copy's guard (the operator's construction
+// is no call that loads; the helper's `Group &` receives a tile of one
+// warp its body does not change).  A class of the program's own stays
+// refused.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 -mode block -skip-unsafe -all-kernels %t.in.cu -o %t.cu 2> %t.err
@@ -21,9 +24,12 @@
 // CHECK-LABEL: __global__ void by_functor(
 // CHECK:      T *sdata_1 = (decltype(sdata_1))((char *)static_cast<decltype(sdata_1)>(SharedMemory<T>()) + 1 * (size_t)__tf_dsmem);
 // CHECK:      v_0 = cg::reduce(tile, v_0, cg::plus<T>());
+// CHECK-NEXT: const auto __tf_w1 = cg::reduce(tile, v_1, cg::plus<T>()); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: if (__tf_ok_1) v_1 = __tf_w1;
 // CHECK-LABEL: __global__ void by_helper(
 // CHECK:      v_0 = reduce_n(v_0, tile);
-// CHECK-NEXT: if (__tf_ok_1) v_1 = reduce_n(v_1, tile);
+// CHECK-NEXT: const auto __tf_w1 = reduce_n(v_1, tile); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: if (__tf_ok_1) v_1 = __tf_w1;
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
