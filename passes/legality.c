@@ -270,11 +270,71 @@ static bool is_callee_ref(Node *n) {
   return p && p->kind == N_CALL && n->sym && p->sym == n->sym;
 }
 
+static bool is_collective_or_barrier(const Node *n) {
+  return n->kind == N_CALL && (node_is_barrier(n) || (n->sym && (fn_class(n->sym) == FN_WARP ||
+                                                                 sym_is_cooperative_groups(n->sym))));
+}
+
+/* Whether n computes without an effect beyond the function's locals: its
+ * stores go to locals and parameters, and each call is to a pure function
+ * of the table (expf), a class's implicit constructor (a copy of a
+ * struct), or a helper of the same kind (depth-limited). */
+static bool computes_only(Node *n, int depth) {
+  if (n->kind == N_CALL) {
+    Sym *fn = n->sym;
+    if (!fn || fn->kind != SYM_FUNC)
+      return false;
+    if (fn->is_ctor && fn->is_defaulted) {
+      /* writes only the object it makes */
+    } else if (fn_class(fn) == FN_BODY) {
+      if (depth >= 8 || fn->out_params || !computes_only(fn->body, depth + 1))
+        return false;
+    } else if (fn_class(fn) != FN_PURE || fn->out_params) {
+      return false;
+    }
+    for (int i = 0; i < n->nkid; i++)
+      if (!computes_only(n->kid[i], depth))
+        return false;
+    return true;
+  }
+  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
+    Sym *t = node_store_target(n->kid[0]);
+    if (!t || (t->kind != SYM_LOCAL && t->kind != SYM_PARAM))
+      return false;
+  }
+  if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA)
+    return false;
+  for (int i = 0; i < n->nkid; i++)
+    if (!computes_only(n->kid[i], depth))
+      return false;
+  return true;
+}
+
+/* A function of the program's passed as an operator (llm.c's softmax:
+ * `cg::reduce(warp, v, reduce_sum_max_op)`): CUDA's header calls it with
+ * the operands, so it is known where its code (and its callees') reads
+ * nothing the coarsening changes (coordinates, shared memory), writes
+ * nothing but its locals, and holds no barrier or collective. */
+static bool cg_function_operator_known(Legal *L, Node *a) {
+  while (a->kind == N_UNOP && a->op == OP_ADDR && a->nkid == 1)
+    a = node_strip(a->kid[0]);
+  Sym *fn = a->kind == N_DECL_REF ? a->sym : NULL;
+  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY || fn_holds(fn, is_collective_or_barrier) ||
+      fn->out_params || !computes_only(fn->body, 0))
+    return false;
+  Reads r = {0};
+  reads_of_fn(fn, &r);
+  bool ok = !r.everything && !r.shared.len && !reads_changed(L->k, &r);
+  reads_free(&r);
+  return ok;
+}
+
 /* cg::reduce and the scans apply their operator argument inside CUDA's
- * headers: only cooperative groups' own (cg::plus<T>(), cg::greater<T>()
+ * headers: cooperative groups' own (cg::plus<T>(), cg::greater<T>()
  * ...), whose type is in their namespace, are known to read nothing but
- * their operands.  Other calls take no operator. */
-static bool cg_operators_known(const Node *call) {
+ * their operands, and so is a function of the program's that
+ * cg_function_operator_known accepts.  Other calls take no operator. */
+static bool cg_operators_known(Legal *L, const Node *call) {
   const char *nm = call->sym && call->sym->name ? call->sym->name : "";
   if (strcmp(nm, "reduce") && strcmp(nm, "inclusive_scan") && strcmp(nm, "exclusive_scan"))
     return true;
@@ -283,8 +343,10 @@ static bool cg_operators_known(const Node *call) {
   Vec args = {0};
   call_args(call, &obj, &obj_ptr, &args);
   bool ok = true;
-  for (int i = 2; i < args.len; i++) /* (group, value, operator) */
-    ok = ok && node_strip(args.items[i])->cg_group != CG_NONE;
+  for (int i = 2; i < args.len; i++) { /* (group, value, operator) */
+    Node *a = node_strip(args.items[i]);
+    ok = ok && (a->cg_group != CG_NONE || a->cg_construct || cg_function_operator_known(L, a));
+  }
   vec_free(&args);
   return ok;
 }
@@ -616,7 +678,7 @@ static const char *cg_block_refusal(Legal *L, Node *call, Sym *fn, Node *g, Sym 
   unsigned src = made ? cg_sources(L, call, 0, &why) : g ? cg_sources(L, g, 0, &why) : 0;
   if (!src)
     return why ? why : "its group is not one tfuse follows";
-  if (!cg_operators_known(call))
+  if (!cg_operators_known(L, call))
     return "its operator is not one of cooperative groups' (cg::plus, cg::less, ...): it runs inside CUDA's "
            "headers, where tfuse cannot see what it reads";
   return NULL;
@@ -696,7 +758,7 @@ static void check_cg(Legal *L, Node *site, Node *call, Sym *fn, Sym *in) {
           "the scans), not this";
   } else if (!g || !(g->cg_group == CG_TILE || (g->cg_group == CG_BLOCK && c == FN_PURE))) {
     why = "its group is not the block or a tile of at most 32 threads";
-  } else if (!cg_operators_known(call)) {
+  } else if (!cg_operators_known(L, call)) {
     why = "its operator is not one of cooperative groups' (cg::plus, cg::less, ...): it runs inside CUDA's "
           "headers, where tfuse cannot see what it reads";
   } else if (thread && g->cg_group == CG_TILE && c == FN_WARP) {

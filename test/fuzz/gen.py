@@ -141,7 +141,7 @@ PROFILES = {
     # collectives) after a return that only some threads take, which block
     # mode writes out per logical block (fuse.c emit_copy_tail); the other
     # kinds of `modern` around them.  Draws of `modern` stay as they were.
-    "coalesced": {"w_cgcoal": 4.0, "w_cgtile": 0.5, "w_warpx": 0.5, "w_elementwise": 0.5, "w_gridstride": 0.0,
+    "coalesced": {"w_cgcoal": 4.0, "w_cgtile": 1.5, "w_warpx": 0.5, "w_elementwise": 0.5, "w_gridstride": 0.0,
                   "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_atomics": 0.0, "w_template": 0.0,
                   "w_struct": 0.0, "w_dynshared": 0.0, "w_shuffle": 0.0, "w_barrier_block": 0.0,
                   "w_barrier_thread": 0.0, "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
@@ -1680,6 +1680,11 @@ class Gen:
             w = self.fresh("w")
             ctx["vars"].append((w, True))
             ctx["locals"].add(w)
+            if self.profile == "coalesced" and r.random() < 0.35:
+                # the program's own function as the operator (llm.c's softmax_forward_online_kernel2)
+                h = self.add_helper("tile_op", "__device__ unsigned int tile_op(unsigned int a, unsigned int b) {\n"
+                                    "  unsigned int t = a ^ (b * 2654435761u);\n  return t + (a < b ? a : b);\n}\n")
+                return ["  unsigned int %s = cg::reduce(tile, %s, %s);" % (w, e, h)]
             if self.profile == "coalesced" and r.random() < 0.4:
                 # through a template helper whose operator's class depends on T (cuda-samples' cg_reduce_n);
                 # its dependent cg::reduce may be a tile of several warps' (a barrier): no return before it
