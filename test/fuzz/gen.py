@@ -1898,6 +1898,12 @@ class Gen:
         warp = self.WARP_THREAD_EXPECT.split(",") if used & set(self.MODERN_WARP_FEATURES) else []
         clauses = warp + sorted(ctx["refuse"] - set(warp))
         k.expect = "refuse" if "refuse" in clauses else ",".join(clauses) or "accept"
+        self.modern_io(k, body)
+
+    def modern_io(self, k, body):
+        """The kernel's text (its header and body) and host side: the outputs `out` and `fout` and the
+        launches of the modern kinds' signature."""
+        r = self.rng
         k.src = self.header(k, "unsigned int *out, float *fout, const unsigned int *in, const float *fin, %s, "
                                "int nin, unsigned int m, unsigned int s" % self.extent_params()) + body
         o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
@@ -1968,16 +1974,7 @@ class Gen:
         pool = [x for x, _ in ctx["vars"] if x not in ("s", "m", "acc")]
         body += ["  out[i] = acc ^ %s;" % r.choice(pool), "  fout[i] = f;", "}"]
         k.expect = "refuse-thread,may-refuse-block@yz"
-        k.src = self.header(k, "unsigned int *out, float *fout, const unsigned int *in, const float *fin, %s, "
-                               "int nin, unsigned int m, unsigned int s" % self.extent_params()) + body
-        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
-        fo = self.add_output(k, "%s_fout" % k.name, "float", 0)
-
-        def args(ln, dom, off, mval):
-            return "%s + %s, %s + %s, d_in, d_fin, %s, %d, %s, %du" % (o, off, fo, off, self.ext_args(dom), NIN,
-                                                                       self.m_value(), r.randrange(1 << 16))
-
-        self.set_count(k, self.emit_launches(k, args, self.elements))
+        self.modern_io(k, body)
 
     def k_cgrow(self, k):
         """One tile per row (llm.c's layernorm and softmax): the row is the tile's index among all the
