@@ -1263,6 +1263,13 @@ bool fn_holds(const Sym *fn, bool (*hit)(const Node *)) {
   return r;
 }
 
+bool node_holds(const Node *n, bool (*hit)(const Node *)) {
+  Vec seen = {0};
+  bool r = holds_rec(n, hit, &seen);
+  vec_free(&seen);
+  return r;
+}
+
 bool fn_holds_barrier(const Sym *fn) { return fn_holds(fn, node_is_barrier); }
 
 /* ---- reads: the coordinates and shared memory code may read ----
@@ -2040,6 +2047,16 @@ static bool callee_is_warp_value(const Node *call, Sym *fn) {
   wv_tile_params = NULL;
   vec_free(&tiles);
 
+  vec_free(&seen);
+  return r;
+}
+
+bool fn_computes_value(const Sym *fn) {
+  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY || fn->out_params)
+    return false;
+  Vec seen = {0};
+  vec_push(&seen, (void *)fn);
+  bool r = warp_value_rec(fn->body, &seen) == 0;
   vec_free(&seen);
   return r;
 }

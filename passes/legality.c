@@ -275,41 +275,6 @@ static bool is_collective_or_barrier(const Node *n) {
                                                                  sym_is_cooperative_groups(n->sym))));
 }
 
-/* Whether n computes without an effect beyond the function's locals: its
- * stores go to locals and parameters, and each call is to a pure function
- * of the table (expf), a class's implicit constructor (a copy of a
- * struct), or a helper of the same kind (depth-limited). */
-static bool computes_only(Node *n, int depth) {
-  if (n->kind == N_CALL) {
-    Sym *fn = n->sym;
-    if (!fn || fn->kind != SYM_FUNC)
-      return false;
-    if (fn->is_ctor && fn->is_defaulted) {
-      /* writes only the object it makes */
-    } else if (fn_class(fn) == FN_BODY) {
-      if (depth >= 8 || fn->out_params || !computes_only(fn->body, depth + 1))
-        return false;
-    } else if (fn_class(fn) != FN_PURE || fn->out_params) {
-      return false;
-    }
-    for (int i = 0; i < n->nkid; i++)
-      if (!computes_only(n->kid[i], depth))
-        return false;
-    return true;
-  }
-  if (n->kind == N_ASSIGN || node_is_incdec(n)) {
-    Sym *t = node_store_target(n->kid[0]);
-    if (!t || (t->kind != SYM_LOCAL && t->kind != SYM_PARAM))
-      return false;
-  }
-  if (n->kind == N_ASM || n->kind == N_NEW || n->kind == N_LAMBDA)
-    return false;
-  for (int i = 0; i < n->nkid; i++)
-    if (!computes_only(n->kid[i], depth))
-      return false;
-  return true;
-}
-
 /* A function of the program's passed as an operator (llm.c's softmax:
  * `cg::reduce(warp, v, reduce_sum_max_op)`): CUDA's header calls it with
  * the operands, so it is known where its code (and its callees') reads
@@ -319,8 +284,7 @@ static bool cg_function_operator_known(Legal *L, Node *a) {
   while (a->kind == N_UNOP && a->op == OP_ADDR && a->nkid == 1)
     a = node_strip(a->kid[0]);
   Sym *fn = a->kind == N_DECL_REF ? a->sym : NULL;
-  if (!fn || fn->kind != SYM_FUNC || fn_class(fn) != FN_BODY || fn_holds(fn, is_collective_or_barrier) ||
-      fn->out_params || !computes_only(fn->body, 0))
+  if (!fn || !fn_computes_value(fn) || fn_holds(fn, is_collective_or_barrier))
     return false;
   Reads r = {0};
   reads_of_fn(fn, &r);
@@ -565,20 +529,7 @@ static bool fn_holds_coalesced(const Sym *fn) { return fn_holds(fn, is_coalesced
 
 /* Whether n holds a coalesced group: its making, a use, a call of a helper
  * that holds one. */
-static bool holds_coalesced(const Node *n) {
-  if (n->cg_group == CG_COALESCED)
-    return true;
-  if (n->kind == N_CALL) {
-    int count = n->sym ? 1 : n->ncand;
-    for (int i = 0; i < count; i++)
-      if (fn_holds_coalesced(n->sym ? n->sym : n->cand[i]))
-        return true;
-  }
-  for (int i = 0; i < n->nkid; i++)
-    if (holds_coalesced(n->kid[i]))
-      return true;
-  return false;
-}
+static bool holds_coalesced(const Node *n) { return node_holds(n, is_coalesced); }
 
 static bool declares_shared(const Node *n) {
   if (n->kind == N_VAR && n->sym && n->sym->kind == SYM_SHARED)

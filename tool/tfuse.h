@@ -835,6 +835,10 @@ void kernel_shared_vars(Node *fn, Vec *out);
  * has no other effect (cuda-samples' warpReduceSum): no store beyond its
  * locals, no barrier, assembly or call of anything else. */
 bool fn_is_warp_value(const Sym *fn);
+/* Whether the helper fn computes a value without warp calls and has no
+ * other effect: no store beyond its locals, no barrier, assembly or call of
+ * anything else (a cg::reduce operator, llm.c's reduce_sum_max_op). */
+bool fn_computes_value(const Sym *fn);
 /* The same for the helper a call calls, where it may write through
  * reference parameters that only receive groups its body never changes
  * (`template <class G> T red(T v, G &g)` called with a tile). */
@@ -849,6 +853,8 @@ Node *call_lambda(const Node *call);
 bool node_in_lambda(const Node *n);
 /* Whether the helper fn's body, or a helper it calls, holds a node for which hit is true. */
 bool fn_holds(const Sym *fn, bool (*hit)(const Node *));
+/* The same from a node: its subtree and the bodies of the functions it calls. */
+bool node_holds(const Node *n, bool (*hit)(const Node *));
 /* Whether the helper fn calls __syncthreads(), itself or through a helper. */
 bool fn_holds_barrier(const Sym *fn);
 
