@@ -1454,10 +1454,6 @@ static void walk(Legal *L, Node *n) {
     if (n->kind == N_SWITCH && !n->loop_varying && n->varying)
       refuse(L, n->begin, "a switch on a uniform value whose cases differ between the copies is not supported");
     break;
-  case N_OTHER:
-    if (n->parent && (n->parent->kind == N_COMPOUND) && n->end > n->begin)
-      refuse(L, n->begin, "unsupported statement in a coarsened kernel");
-    break;
   default:
     break;
   }
@@ -1687,6 +1683,55 @@ static bool check_grid_sync(Legal *L, Node *n) {
   return false;
 }
 
+/* ---- the construct table ---- */
+
+/* Walks n and the bodies of the functions it calls (each once, `seen`),
+ * adding every row met to the kernel's census and refusing, at `site` (the
+ * kernel's own node through which a helper was reached), a construct whose
+ * row says REFUSE or that has no row.  Returns false at the first refusal. */
+static bool constructs_rec(Legal *L, Node *n, Node *site, const char *helper, Vec *seen) {
+  const Construct *c = construct_of(n);
+  Node *at = site ? site : n;
+  if (!c || c->rule == CONSTRUCT_REFUSE) {
+    const char *name = c ? c->name : n->cursor_name ? n->cursor_name : "an unknown construct";
+    const char *why = c ? c->model : "it has no row in tfuse's construct table";
+    if (helper)
+      refuse(L, at->begin, "'%s' in '%s', which the kernel calls, is not in tfuse's model of what it can coarsen: %s",
+             name, helper, why);
+    else
+      refuse(L, at->begin, "'%s' is not in tfuse's model of what it can coarsen: %s", name, why);
+    return false;
+  }
+  if (!vec_has_item(&L->k->constructs, (void *)c))
+    vec_push(&L->k->constructs, (void *)c);
+  if (n->kind == N_CALL) {
+    int count = n->sym ? 1 : n->ncand;
+    for (int i = 0; i < count; i++) {
+      Sym *fn = n->sym ? n->sym : n->cand[i];
+      if (!fn || fn_class(fn) != FN_BODY || !fn->body || vec_has_item(seen, fn))
+        continue;
+      vec_push(seen, fn);
+      if (!constructs_rec(L, fn->body, site ? site : n, helper ? helper : fn->name, seen))
+        return false;
+    }
+  }
+  for (int i = 0; i < n->nkid; i++)
+    if (!constructs_rec(L, n->kid[i], site, helper, seen))
+      return false;
+  return true;
+}
+
+/* Every construct the kernel reaches has a row of the table whose rule is
+ * not REFUSE (passes/constructs.def); the rows met are the kernel's census
+ * (-report-json). */
+static void check_constructs(Legal *L) {
+  Vec seen = {0};
+  vec_push(&seen, L->k->fn->sym);
+  L->k->constructs.len = 0;
+  constructs_rec(L, L->k->fn->sym->body, NULL, NULL, &seen);
+  vec_free(&seen);
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   k->copy_tail = NULL;
@@ -1694,6 +1739,7 @@ bool legality_check(Unit *u, Kernel *k) {
     return false;
   k->copy_tail = copy_tail_of(&L);
   check_skipped_lines(&L, k->fn->sym->body);
+  check_constructs(&L);
   walk(&L, k->fn->sym->body);
   check_outside_shared(&L);
   check_static_shared(&L);

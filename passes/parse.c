@@ -561,66 +561,62 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
 
 /* ---- nodes ---- */
 
+/* The construct table (constructs.def): one row per cursor kind tfuse
+ * understands, the node kind it maps to and its rule. */
+static const struct {
+  enum CXCursorKind cursor;
+  NodeKind kind;
+  Construct row;
+} construct_rows[] = {
+#define C(cursor, nkind, rule, name, model) {cursor, nkind, {name, model, CONSTRUCT_##rule}},
+#include "constructs.def"
+#undef C
+};
+enum { N_CONSTRUCT_ROWS = sizeof construct_rows / sizeof construct_rows[0] };
+
+/* A GNU atomic builtin (`__atomic_fetch_add(p, v, order)`) is an
+ * expression libclang does not expose: its own row, found by its name. */
+static const Construct atomic_builtin_row = {
+    "GNU atomic builtin", "writes through its pointer operand where no call is seen: not modelled",
+    CONSTRUCT_REFUSE};
+
+static int construct_index(enum CXCursorKind k) {
+  for (int i = 0; i < N_CONSTRUCT_ROWS; i++)
+    if (construct_rows[i].cursor == k)
+      return i;
+  return -1;
+}
+
+const Construct *construct_of(const Node *n) {
+  if (n->construct == CONSTRUCT_ATOMIC_BUILTIN)
+    return &atomic_builtin_row;
+  return n->construct >= 0 && n->construct < N_CONSTRUCT_ROWS ? &construct_rows[n->construct].row : NULL;
+}
+
 static NodeKind map_kind(enum CXCursorKind k) {
-  switch (k) {
-  case CXCursor_FunctionDecl:
-  case CXCursor_CXXMethod:
-  case CXCursor_FunctionTemplate:
-  case CXCursor_Constructor:
-  case CXCursor_Destructor:
-  case CXCursor_ConversionFunction: return N_FUNC;
-  case CXCursor_ParmDecl: return N_PARAM;
-  case CXCursor_CompoundStmt: return N_COMPOUND;
-  case CXCursor_DeclStmt: return N_DECL_STMT;
-  case CXCursor_VarDecl: return N_VAR;
-  case CXCursor_IfStmt: return N_IF;
-  case CXCursor_ForStmt: return N_FOR;
-  case CXCursor_WhileStmt: return N_WHILE;
-  case CXCursor_DoStmt: return N_DO;
-  case CXCursor_SwitchStmt: return N_SWITCH;
-  case CXCursor_CaseStmt:
-  case CXCursor_DefaultStmt: return N_CASE;
-  case CXCursor_ReturnStmt: return N_RETURN;
-  case CXCursor_BreakStmt: return N_BREAK;
-  case CXCursor_ContinueStmt: return N_CONTINUE;
-  case CXCursor_GotoStmt:
-  case CXCursor_IndirectGotoStmt: return N_GOTO;
-  case CXCursor_LabelStmt: return N_LABEL;
-  case CXCursor_GCCAsmStmt:
-  case CXCursor_MSAsmStmt: return N_ASM;
-  case CXCursor_NullStmt: return N_NULL_STMT;
-  case CXCursor_DeclRefExpr: return N_DECL_REF;
-  case CXCursor_MemberRefExpr: return N_MEMBER;
-  case CXCursor_CallExpr: return N_CALL;
-  case CXCursor_BinaryOperator: return N_BINOP;
-  case CXCursor_CompoundAssignOperator: return N_ASSIGN;
-  case CXCursor_UnaryOperator: return N_UNOP;
-  case CXCursor_ArraySubscriptExpr: return N_SUBSCRIPT;
-  case CXCursor_ConditionalOperator: return N_COND;
-  case CXCursor_CStyleCastExpr:
-  case CXCursor_CXXStaticCastExpr:
-  case CXCursor_CXXDynamicCastExpr:
-  case CXCursor_CXXReinterpretCastExpr:
-  case CXCursor_CXXConstCastExpr:
-  case CXCursor_CXXFunctionalCastExpr: return N_CAST;
-  case CXCursor_ParenExpr: return N_PAREN;
-  case CXCursor_IntegerLiteral:
-  case CXCursor_FloatingLiteral:
-  case CXCursor_CharacterLiteral:
-  case CXCursor_StringLiteral:
-  case CXCursor_CXXBoolLiteralExpr:
-  case CXCursor_CXXNullPtrLiteralExpr: return N_LITERAL;
-  case CXCursor_InitListExpr: return N_INIT_LIST;
-  case CXCursor_LambdaExpr: return N_LAMBDA;
-  case CXCursor_CXXNewExpr:
-  case CXCursor_CXXDeleteExpr: return N_NEW;
-  case CXCursor_TypeRef:
-  case CXCursor_TemplateRef:
-  case CXCursor_NamespaceRef: return N_TYPE_REF;
-  case CXCursor_UnexposedStmt: return N_ATTRIBUTED;
-  case CXCursor_UnexposedExpr: return N_UNEXPOSED;
-  default: return N_OTHER;
+  int i = construct_index(k);
+  return i < 0 ? N_OTHER : construct_rows[i].kind;
+}
+
+/* Whether the expression libclang does not expose at c is a GNU atomic
+ * builtin: its first token names one. */
+static bool is_atomic_builtin(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *t = clang_getToken(tu, clang_getRangeStart(clang_getCursorExtent(c)));
+  if (!t)
+    return false;
+  bool hit = false;
+  if (clang_getTokenKind(*t) == CXToken_Identifier) {
+    CXString sp = clang_getTokenSpelling(tu, *t);
+    const char *w = clang_getCString(sp);
+    static const char *const prefixes[] = {"__atomic_", "__c11_atomic_", "__scoped_atomic_", "__hip_atomic_",
+                                           "__opencl_atomic_", NULL};
+    for (int i = 0; w && prefixes[i] && !hit; i++)
+      hit = !strncmp(w, prefixes[i], strlen(prefixes[i]));
+    clang_disposeString(sp);
   }
+  clang_disposeTokens(tu, t, 1);
+  return hit;
 }
 
 static Op map_binop(enum CXBinaryOperatorKind k) {
@@ -1386,6 +1382,11 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   enum CXCursorKind ck = clang_getCursorKind(c);
   Node *n = arena_alloc(sizeof *n);
   n->kind = map_kind(ck);
+  n->construct = construct_index(ck);
+  if (n->construct < 0)
+    n->cursor_name = take_string(clang_getCursorKindSpelling(ck));
+  else if (n->kind == N_UNEXPOSED && is_atomic_builtin(c))
+    n->construct = CONSTRUCT_ATOMIC_BUILTIN;
   n->parent = parent;
 
   CXSourceRange r = clang_getCursorExtent(c);

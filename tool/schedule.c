@@ -51,13 +51,6 @@
 
 /* ---- sets ---- */
 
-static bool vec_has_item(const Vec *v, const void *item) {
-  for (int i = 0; i < v->len; i++)
-    if (v->items[i] == item)
-      return true;
-  return false;
-}
-
 static bool vec_has(const Vec *v, const char *s) {
   for (int i = 0; i < v->len; i++)
     if (!strcmp(v->items[i], s))
@@ -155,6 +148,13 @@ void record_kernel(Kernel *k, const char *decision, const char *reason) {
                                                  : arena_printf("%s %s.%s", params_factor_text(&k->p),
                                                                 mode_name(k->p.mode), params_dim_text(&k->p)));
   rec_field(&records, reason ? reason : "");
+  /* The census: the construct table's rows the kernel reaches, as checked
+   * for a coarsened one (legality.c). */
+  Buf rows = {0};
+  for (int i = 0; !strcmp(decision, "coarsened") && i < k->constructs.len; i++)
+    buf_printf(&rows, "%s%s", i ? "\x1f" : "", ((const Construct *)k->constructs.items[i])->name);
+  rec_field(&records, rows.data ? rows.data : "");
+  buf_free(&rows);
   buf_puts(&records, "\n");
 }
 
@@ -245,6 +245,7 @@ typedef struct {
   int line, col;
   Group *g;         /* the group that recorded it */
   const char *real; /* file's real path (NULL if none) */
+  char *constructs; /* the census: construct rows separated by \x1f ("" none) */
 } KernelRec;
 
 typedef struct {
@@ -308,11 +309,11 @@ static void gather_lines(Gathered *gt, Group *g, char *text) {
     char *nl = strchr(line, '\n');
     if (nl)
       *nl = 0;
-    char *f[8] = {0};
-    int n = split_fields(arena_strdup(line), f, 8);
-    if (!strcmp(f[0], "K") && n == 8) {
+    char *f[9] = {0};
+    int n = split_fields(arena_strdup(line), f, 9);
+    if (!strcmp(f[0], "K") && n == 9) {
       KernelRec *r = arena_alloc(sizeof *r);
-      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g, g ? path_real(f[1]) : NULL};
+      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g, g ? path_real(f[1]) : NULL, f[8]};
       vec_push(&gt->kernels, r);
     } else if (!strcmp(f[0], "F") && n == 4) {
       FileRec *r = arena_alloc(sizeof *r);
@@ -861,7 +862,7 @@ static void gather_lost(Gathered *gt, const Group *g, const char *why) {
   }
   for (int i = 0; i < g->kernels.len; i++) {
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL, ""};
     vec_push(&gt->kernels, r);
   }
 }
@@ -877,7 +878,7 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
     if (have)
       continue;
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL, ""};
     vec_push(&gt->kernels, r);
   }
 }
@@ -1304,7 +1305,15 @@ static bool write_report(const char *path, const Gathered *gt, double seconds) {
     json_string(f, r->factor);
     fputs(", \"reason\": ", f);
     json_string(f, r->reason);
-    fputc('}', f);
+    fputs(", \"constructs\": [", f);
+    for (char *c = r->constructs, *next; c && *c; c = next) {
+      next = strchr(c, '\x1f');
+      if (c != r->constructs)
+        fputs(", ", f);
+      json_string(f, next ? arena_strndup(c, (size_t)(next - c)) : c);
+      next = next ? next + 1 : NULL;
+    }
+    fputs("]}", f);
   }
   fprintf(f, "\n  ],\n  \"seconds\": %.3f\n}\n", seconds);
   bool ok = fclose(f) == 0;

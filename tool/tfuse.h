@@ -38,6 +38,7 @@ typedef struct {
 } Vec;
 
 void vec_push(Vec *v, void *p);
+bool vec_has_item(const Vec *v, const void *item); /* whether item is one of v's */
 void vec_free(Vec *v);
 
 /* All allocations of one run live in one arena and are freed at its end
@@ -457,8 +458,19 @@ struct Sym {
   Node *lambda;     /* effects.c: a local `auto f = [...](...) {...};` of the kernel: the lambda */
 };
 
+/* A row of the construct table (passes/constructs.def). */
+typedef enum { CONSTRUCT_MODEL, CONSTRUCT_INERT, CONSTRUCT_REFUSE } ConstructRule;
+typedef struct Construct {
+  const char *name;  /* as a diagnostic names it */
+  const char *model; /* what tfuse's model says it does */
+  ConstructRule rule;
+} Construct;
+enum { CONSTRUCT_ATOMIC_BUILTIN = 10000 }; /* Node.construct of a GNU atomic builtin */
+
 struct Node {
   NodeKind kind;
+  int construct;       /* parse.c: its row of the construct table (construct_of); -1: none */
+  const char *cursor_name; /* ... with no row: libclang's name of the cursor kind */
   unsigned begin, end; /* extent in the project's text */
   unsigned loc;        /* the cursor's own location (the name for decls) */
   bool in_macro;       /* spelled inside a macro expansion */
@@ -638,6 +650,8 @@ bool unit_is_skipped(const Unit *u, unsigned off);
 bool unit_precedes(const Unit *u, unsigned def, unsigned at);
 /* Dumps a node tree (for --dump-after=parse). */
 void node_dump(const Unit *u, const Node *n, int depth, Buf *out);
+/* n's row of the construct table (passes/constructs.def), or NULL: no row. */
+const Construct *construct_of(const Node *n);
 
 /* ===================== passes/ast.c ===================== */
 
@@ -693,6 +707,7 @@ struct Kernel {
   bool uses_grid_extent; /* block mode: needs the original grid extent */
   bool dyn_shared;       /* block mode: extern __shared__ replicated; takes the per-block size (__tf_dsmem) */
   bool shared_probe;     /* block mode: fuse.c left a static_assert on the static shared size (verify.c) */
+  Vec constructs;        /* legality.c: the construct table's rows (const Construct*) the kernel reaches: the census */
   Node *copy_tail;       /* block mode: the statement of the body from which fuse.c writes each copy's statements
                             out whole, under that copy's live flag (legality.c copy_tail_of), or NULL */
   bool whole_warps;      /* thread mode: warp-synchronous code kept (legality.c), so each launch checks that

@@ -62,6 +62,13 @@ void buf_free(Buf *b) {
 /* Vec items are in the arena, so that vectors kept in the tree (a node's
  * children, a kernel's arrays) go with the run; a growing vector leaves its
  * old items behind, at most as much again. */
+bool vec_has_item(const Vec *v, const void *item) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == item)
+      return true;
+  return false;
+}
+
 void vec_push(Vec *v, void *p) {
   if (v->len == v->cap) {
     int cap = v->cap ? v->cap * 2 : 8;
