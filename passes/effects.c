@@ -311,6 +311,21 @@ static void pts_of(Node *n, PointsTo *out) {
     }
     out->unknown = true;
     return;
+  case N_SUBSCRIPT:
+  case N_MEMBER:
+    if (n->type_array) {
+      /* A row `a[i]` of a 2-D array, a member `s.arr`: it decays to a
+       * pointer into the object it is part of. */
+      bool this_obj = false;
+      lvalue_objects(n, out, &this_obj);
+      if (this_obj)
+        out->unknown = true;
+      return;
+    }
+    if (n->type_integral || n->type_arith)
+      return;
+    out->unknown = true; /* a pointer loaded from memory */
+    return;
   default:
     if (n->type_integral || n->type_arith)
       return;

@@ -285,6 +285,37 @@ static void note_store(UA *ua, Node *lhs, bool value_varying) {
 
 static bool visit(UA *ua, Node *n);
 
+/* Whether the array-typed expression n is used as an array (subscripted,
+ * its size taken) rather than decayed to a pointer. */
+static bool array_used_in_place(const Node *n) {
+  const Node *p = n->parent;
+  if (p && p->kind == N_UNEXPOSED && p->nkid == 1)
+    n = p, p = p->parent;
+  if (!p)
+    return true;
+  if (p->kind == N_SUBSCRIPT && p->nkid && p->kid[0] == n)
+    return true;
+  const Construct *c = construct_of(p); /* sizeof(a): an unevaluated operand */
+  return c && c->rule == CONSTRUCT_INERT;
+}
+
+/* Memory, not names: an expression of array type that decays to a pointer
+ * (the array `a`, a row `a[i]` of a 2-D array, a member `s.arr`) gives a
+ * pointer into the local object it is part of, and whatever is written
+ * through that pointer, by any chain of casts, subscripts and arithmetic,
+ * writes the object: it is address-taken and one per copy. */
+static void note_decay(UA *ua, Node *n) {
+  if (!n->type_array && !(n->kind == N_DECL_REF && n->sym && n->sym->is_array))
+    return;
+  if (array_used_in_place(n))
+    return;
+  Sym *s = node_store_target(n);
+  if (s && (s->kind == SYM_LOCAL || s->kind == SYM_PARAM)) {
+    s->addr_taken = true;
+    make_varying(ua, s);
+  }
+}
+
 /* Whatever a statement emitted once per copy writes, it writes once per
  * copy: locals must have a copy each (`in[j++]`), and in block mode a
  * shared variable one per logical block (`atomicAdd(&sh[b], 1)`). */
@@ -546,17 +577,16 @@ static bool visit(UA *ua, Node *n) {
       const char *want = ua_block(ua) ? "blockIdx" : "threadIdx";
       v = n->parent && n->parent->kind == N_BUILTIN ? false : !strcmp(s->name, want);
     } else if (s) {
-      if ((s->kind == SYM_LOCAL || s->kind == SYM_PARAM) && s->is_array && n->parent &&
-          !(n->parent->kind == N_SUBSCRIPT) && !(n->parent->kind == N_UNEXPOSED && n->parent->parent &&
-                                                n->parent->parent->kind == N_SUBSCRIPT)) {
-        /* A local array used as a pointer may be written through. */
-        s->addr_taken = true;
-        make_varying(ua, s);
-      }
+      note_decay(ua, n);
       v = s->varying;
     }
     break;
   }
+  case N_SUBSCRIPT:
+  case N_MEMBER:
+    v = visit_kids(ua, n);
+    note_decay(ua, n);
+    break;
   case N_BUILTIN:
     v = ua_seed(ua, n);
     break;
