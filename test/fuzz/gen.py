@@ -57,6 +57,7 @@ PROBS = {
     "w_smemstruct": 0.0,
     "w_helpershared": 0.0,
     "w_warp": 0.0,
+    "w_localmem": 0.0,
     # kinds of profile `modern`: cooperative groups, warp-level code, barriers
     # with a predicate, lambdas, function-pointer and dependent-member templates
     "w_cgmix": 0.0,
@@ -141,6 +142,12 @@ PROFILES = {
     # collectives) after a return that only some threads take, which block
     # mode writes out per logical block (fuse.c emit_copy_tail); the other
     # kinds of `modern` around them.  Draws of `modern` stay as they were.
+    # Locals written through pointers made from them: rows of 2-D and 3-D
+    # arrays cast to vector types, element addresses, pointer locals,
+    # arithmetic on the flattened array, helpers taking a row.
+    "memory": {"w_localmem": 4.0, "w_elementwise": 1.0, "w_atomics": 0.3, "w_stencil": 0.3, "w_reduce": 0.0,
+               "w_histogram": 0.0, "w_shuffle": 0.0, "w_barrier_block": 0.0, "w_barrier_thread": 0.0,
+               "w_barrier_both": 0.0, "w_uniform_switch": 0.0},
     "coalesced": {"w_cgcoal": 4.0, "w_cgtile": 1.5, "w_warpx": 0.5, "w_elementwise": 0.5, "w_gridstride": 0.0,
                   "w_stencil": 0.0, "w_reduce": 0.0, "w_histogram": 0.0, "w_atomics": 0.0, "w_template": 0.0,
                   "w_struct": 0.0, "w_dynshared": 0.0, "w_shuffle": 0.0, "w_barrier_block": 0.0,
@@ -152,7 +159,7 @@ PROFILES = {
 THREAD_FACTORS = {"reach": (2, 3, 4, 8, 16), "modern": (2, 3, 4, 8), "coalesced": (2, 3, 4, 8)}
 
 DIMS = "xyz"
-REACH_KINDS = ("defargs", "asm", "smemstruct", "helpershared", "warp")
+REACH_KINDS = ("defargs", "asm", "smemstruct", "helpershared", "warp", "localmem")
 MODERN_KINDS = ("cgmix", "cgblock", "cgtile", "cgrow", "warpx", "syncpred", "lambda", "blockreduce", "tmember",
                 "cgcoal")
 MODERN_PROFILES = ("modern", "coalesced")  # blocks of whole warps, cooperative groups' headers
@@ -1008,6 +1015,95 @@ class Gen:
                                                   r.randrange(1 << 16))
 
         self.emit_launches(k, args, lambda d, g, b: 0)
+
+    # A local written through a pointer made from it (memory, not names):
+    # an array of rank 1 to 3 (or a struct's member array) written through
+    # a row's decay cast to a vector type, `&a[..][0]` cast, a pointer local
+    # made from a row, pointer arithmetic on the flattened array, or a
+    # helper taking the row; then read back at uniform and varying indices.
+    def k_localmem(self, k):
+        r = self.rng
+        ctx = self.new_ctx()
+        lines = self.header(k, "unsigned int *out, const unsigned int *in, %s, int nin, unsigned int m, "
+                               "unsigned int s" % self.extent_params())
+        coord, inside = self.coord_lines()
+        lines += coord
+        rank = r.choice([1, 2, 2, 3])
+        cols = r.choice([4, 8])
+        shape = {1: [cols], 2: [r.choice([2, 3]), cols], 3: [2, r.choice([2, 3]), cols]}[rank]
+        in_struct = r.random() < 0.25 and rank <= 2
+        dims = "".join("[%d]" % x for x in shape)
+        if in_struct:
+            sname = self.fresh("LM")
+            self.helpers.append("struct %s {\n  unsigned int tag;\n  __align__(16) unsigned int a%s;\n};" %
+                                (sname, dims))
+            lines.append("  %s f;" % sname)
+            lines.append("  f.tag = s;")
+            arr = "f.a"
+        else:
+            lines.append("  __align__(16) unsigned int a%s;" % dims)
+            arr = "a"
+        total = 1
+        for x in shape:
+            total *= x
+        lines.append("  for (int e = 0; e < %d; e++)" % total)
+        lines.append("    (&%s%s)[e] = s + (unsigned int)e;" % (arr, "[0]" * rank))
+        lines.append("  unsigned int v = %s ? in[i %% nin] : m;" % inside)
+        ctx["vars"] += [("v", True), ("(unsigned int)i", True)]
+        ctx["locals"].add("v")
+        lines += self.stmts(ctx, r.randint(1, 2), 1, 1)
+        rows = shape[0] if rank >= 2 else 1
+        row = lambda j: "%s[%s]" % (arr, j) if rank == 2 else ("%s[%s][1]" % (arr, j) if rank == 3 else arr)
+        form = r.choice(["vec4", "vec2", "elemaddr", "rowptr", "flat", "helper"])
+        if form == "helper":
+            h = self.fresh("lm_fill")
+            self.helpers.append("__device__ void %s(unsigned int *p, unsigned int x, int n) {\n"
+                                "  for (int c = 0; c < n; c++)\n    p[c] = x * (unsigned int)(c + 3);\n}" % h)
+        uniform_row = r.random() < 0.5
+        lines.append("  for (int j = 0; j < %d; j++) {" % rows)
+        val = "v + (unsigned int)j * 7u" if not uniform_row else "s ^ (unsigned int)j"
+        cond = "  if ((v & 1u) == 0u) " if r.random() < 0.4 else "  "
+        if form == "vec4":
+            for c0 in range(0, cols, 4):
+                lines.append("  %s*reinterpret_cast<uint4 *>(%s + %d) = make_uint4(%s, %s + 1u, v, %s * 3u);" %
+                             (cond, row("j"), c0, val, val, val))
+        elif form == "vec2":
+            for c0 in range(0, cols, 2):
+                lines.append("  %s*(uint2 *)(%s + %d) = make_uint2(%s, v ^ %du);" % (cond, row("j"), c0, val, c0))
+        elif form == "elemaddr":
+            lines.append("  %s*(uint2 *)&%s[2] = make_uint2(%s, v);" % (cond, row("j"), val))
+        elif form == "rowptr":
+            lines.append("    unsigned int *q = %s;" % row("j"))
+            lines.append("  %sq[j %% %d] += %s;" % (cond, cols, val))
+        elif form == "flat":
+            lines.append("    unsigned int *q = &%s%s + j * %d;" % (arr, "[0]" * rank, cols))
+            lines.append("  %s*(q + 1) = %s;" % (cond, val))
+        else:
+            lines.append("  %s%s(%s, %s, %d);" % (cond, h, row("j"), val, cols))
+        lines.append("  }")
+        lines.append("  unsigned int acc = 0u;")
+        lines.append("  for (int e = 0; e < %d; e++)" % total)
+        lines.append("    acc = acc * 31u + (&%s%s)[e];" % (arr, "[0]" * rank))
+        idx = "(v %% %du)" % cols if r.random() < 0.5 else "%d" % r.randrange(cols)
+        lines.append("  acc ^= %s[%s];" % (row("0") if rank >= 2 else arr, idx))
+        lines.append("  if (%s)" % inside)
+        lines.append("    out[i] = acc;")
+        lines.append("}")
+        k.src = lines
+        o = self.add_output(k, "%s_out" % k.name, "unsigned int", 0)
+
+        def args(ln, dom, off, mval):
+            return "%s + %s, d_in, %s, %d, %s, %du" % (o, off, self.ext_args(dom), NIN, self.m_value(),
+                                                      r.randrange(1 << 16))
+
+        def per(dom, grid, block):
+            n = 1
+            for x in dom:
+                n *= x
+            return n
+
+        total = self.emit_launches(k, args, per)
+        self.set_count(k, total)
 
     def k_dynshared(self, k):
         r = self.rng
