@@ -409,8 +409,9 @@ def sample_programs(mirrors, work):
             cflags.append("-rdc=true")
         if re.search(r"--extended-lambda", cm):
             cflags.append("--extended-lambda")
-        if re.search(r"OpenMP", cm) and not re.search(r"OpenMP::OpenMP_CXX", cm):
-            pass
+        if re.search(r"OpenMP::OpenMP_CXX|find_package\(OpenMP", cm):
+            cflags += ["-Xcompiler", "-fopenmp"]
+            ldflags.append("-lgomp")
         p.update({"sources_compiled": sources, "tfuse_files": [s for s in sources if s.endswith(".cu")],
                   "cflags": cflags, "ldflags": sorted(set(ldflags), key=ldflags.index), "args": [],
                   "notes": "cuda-samples %s; no arguments" % dr})

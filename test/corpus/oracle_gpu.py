@@ -65,6 +65,10 @@ def run_proc(cmd, cwd, timeout, env=None, out_path=None):
 
 
 def first_error(msg):
+    """nvcc's first error line (a link's first undefined reference before collect2's summary)."""
+    for line in msg.splitlines():
+        if "undefined reference" in line:
+            return line.strip()[:300]
     for line in msg.splitlines():
         if "error" in line:
             return line.strip()[:300]
