@@ -59,6 +59,24 @@
  *       ends the program with status 1 after the first launch with a
  *       mismatch, and at the first argument that cannot be snapshot.
  *
+ * With TFUSE_CHECK_LOG=PATH, each launch also appends one JSON object, on
+ * a line of its own, to the file PATH (opened for appending at the first
+ * checked launch; several processes may share it):
+ *   {"kernel":"K","site":"SITE","verdict":"identical"}
+ *   {"kernel":"K","site":"SITE","verdict":"differs","mismatches":N,
+ *    "argument":"A","element":I,"byte_offset":B,"original":"V (0xBITS)",
+ *    "coarsened":"V (0xBITS)"}          -- the first differing element of
+ *                                          the first argument that differs
+ *                                          ("element" is null for a byte
+ *                                          outside the whole elements)
+ *   {"kernel":"K","site":"SITE","verdict":"not-checked","reason":"..."}
+ *   {"kernel":"K","site":"SITE","verdict":"fault","reason":"..."}
+ *                                       -- a CUDA error ended the program
+ * and at exit one line per kernel:
+ *   {"kernel":"K","summary":true,"checked":N,"mismatches":N,"unchecked":N,
+ *    "differing_launches":N}
+ * A file that cannot be opened is a warning; the check goes on without it.
+ *
  * Values print as: float %.9g, double %.17g, other elements of 1, 2, 4 or
  * 8 bytes as a signed little-endian integer and its hex, larger ones as 8
  * of their bytes in hex, from the first that differs (the line says which);
@@ -104,7 +122,7 @@ struct ReadFlagAtStart {
 
 struct KernelStats {
   const char *kernel;
-  unsigned long long checked, unchecked, mismatches;
+  unsigned long long checked, unchecked, mismatches, differing;
   bool warned_unchecked;
 };
 
@@ -115,11 +133,52 @@ static size_t g_nstats, g_capstats;
 static bool g_started;
 static bool g_fatal;
 static bool g_ulp_on;
+static FILE *g_log; /* TFUSE_CHECK_LOG, or null */
 static unsigned long long g_ulp;
 static std::mutex g_lock;
 
 static const char *plural(unsigned long long n, const char *one, const char *many) {
   return n == 1 ? one : many;
+}
+
+/* ---- the machine-readable log (TFUSE_CHECK_LOG) ------------------------- */
+
+/* Writes KEY (raw text, e.g. `,"site":`) then s as a JSON string. */
+static void log_string(const char *key, const char *s) {
+  std::fputs(key, g_log);
+  std::fputc('"', g_log);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    if (*p == '"' || *p == '\\')
+      std::fprintf(g_log, "\\%c", *p);
+    else if (*p < 0x20)
+      std::fprintf(g_log, "\\u%04x", *p);
+    else
+      std::fputc(*p, g_log);
+  }
+  std::fputc('"', g_log);
+}
+
+/* Starts a launch's record: {"kernel":K,"site":S,"verdict":V (no closing brace). */
+static void log_begin(const char *kernel, const char *site, const char *verdict) {
+  log_string("{\"kernel\":", kernel);
+  log_string(",\"site\":", site);
+  log_string(",\"verdict\":", verdict);
+}
+
+/* Ends a record and flushes it, so that a program that dies keeps its lines. */
+static void log_end(void) {
+  std::fputs("}\n", g_log);
+  std::fflush(g_log);
+}
+
+/* A whole record with a reason: not-checked and fault. */
+static void log_reason(const char *kernel, const char *site, const char *verdict,
+                       const char *reason) {
+  if (!g_log)
+    return;
+  log_begin(kernel, site, verdict);
+  log_string(",\"reason\":", reason);
+  log_end();
 }
 
 static void print_summary(void) {
@@ -133,6 +192,17 @@ static void print_summary(void) {
     std::fputc('\n', stderr);
   }
   std::fflush(stderr);
+  if (g_log) {
+    for (size_t i = 0; i < g_nstats; i++) {
+      const KernelStats *s = &g_stats[i];
+      log_string("{\"kernel\":", s->kernel);
+      std::fprintf(g_log,
+                   ",\"summary\":true,\"checked\":%llu,\"mismatches\":%llu,\"unchecked\":%llu,"
+                   "\"differing_launches\":%llu}\n",
+                   s->checked, s->mismatches, s->unchecked, s->differing);
+    }
+    std::fflush(g_log);
+  }
 }
 
 static KernelStats *stats_for(const char *kernel) {
@@ -161,6 +231,13 @@ static void start_once(void) {
     return;
   g_started = true;
   g_fatal = env_flag("TFUSE_CHECK_FATAL");
+  const char *log = std::getenv("TFUSE_CHECK_LOG");
+  if (log && *log) {
+    g_log = std::fopen(log, "a");
+    if (!g_log)
+      std::fprintf(stderr, "tfuse-check: warning: cannot open TFUSE_CHECK_LOG file '%s'; no log\n",
+                   log);
+  }
   tfuse_snap::read_ulp("tfuse-check", &g_ulp_on, &g_ulp);
   std::atexit(print_summary);
 }
@@ -184,6 +261,7 @@ struct tfuse_check_launch {
   cudaStream_t stream;
   KernelStats *stats;
   bool unchecked;
+  char unchecked_reason[256]; /* why, for the log */
   std::vector<Region> regions;
 };
 
@@ -200,6 +278,9 @@ static void free_launch(tfuse_check_launch *c) {
 static void fail(const tfuse_check_launch *c, const char *what, cudaError_t e) {
   std::fprintf(stderr, "tfuse-check: error: %s at %s: %s: %s\n", c->kernel, c->site, what,
                cudaGetErrorString(e));
+  char reason[512];
+  std::snprintf(reason, sizeof reason, "%s: %s", what, cudaGetErrorString(e));
+  log_reason(c->kernel, c->site, "fault", reason);
   std::exit(1);
 }
 
@@ -237,6 +318,7 @@ extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char 
   c->stream = stream;
   c->stats = stats_for(kernel);
   c->unchecked = false;
+  c->unchecked_reason[0] = 0;
 
   /* The primary context is current after this (the driver queries need one). */
   check_cuda(c, cudaFree(0), "initialising CUDA");
@@ -275,6 +357,8 @@ extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind
                    c->kernel, c->site, arg, p, name);
     }
     c->unchecked = true;
+    std::snprintf(c->unchecked_reason, sizeof c->unchecked_reason,
+                  "argument '%s' is not in a CUDA device allocation (%s)", arg, name);
     return;
   }
   for (size_t i = 0; i < c->regions.size(); i++)
@@ -356,11 +440,23 @@ static void format_value(const Region *g, const unsigned char *x, size_t window,
 struct Report {
   const tfuse_check_launch *c;
   unsigned long long count; /* mismatches in this launch */
+  /* The first mismatch, for the log. */
+  const char *arg;
+  long long element; /* -1: a byte outside the whole elements */
+  size_t byte_offset;
+  char orig[96], coars[96];
 };
 
-static void report_line(Report *r, const Region *g, const char *where, const char *orig,
-                        const char *coars) {
+static void report_line(Report *r, const Region *g, const char *where, long long element,
+                        size_t off, const char *orig, const char *coars) {
   r->count++;
+  if (r->count == 1) {
+    r->arg = g->arg;
+    r->element = element;
+    r->byte_offset = off;
+    std::snprintf(r->orig, sizeof r->orig, "%s", orig);
+    std::snprintf(r->coars, sizeof r->coars, "%s", coars);
+  }
   if (r->count > MAX_MISMATCH_LINES)
     return;
   std::fprintf(stderr,
@@ -375,7 +471,7 @@ static void report_byte(Report *r, const Region *g, size_t off, unsigned char a,
   std::snprintf(where, sizeof where, "byte offset %zu (outside the whole elements)", off);
   std::snprintf(va, sizeof va, "0x%02x", a);
   std::snprintf(vb, sizeof vb, "0x%02x", b);
-  report_line(r, g, where, va, vb);
+  report_line(r, g, where, -1, off, va, vb);
 }
 
 /* Compares region g: exp (the original's) against got (the coarsened's). */
@@ -409,7 +505,7 @@ static void compare_region(Report *r, const Region *g, const unsigned char *exp,
       std::snprintf(where, sizeof where, "element %lld (byte offset %zu)", index, off);
     format_value(g, exp + off, window, va, sizeof va);
     format_value(g, got + off, window, vb, sizeof vb);
-    report_line(r, g, where, va, vb);
+    report_line(r, g, where, index, off, va, vb);
   }
   for (; off < g->size; off++)
     if (exp[off] != got[off])
@@ -421,6 +517,7 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
   KernelStats *s = c->stats;
   if (c->unchecked) {
     s->unchecked++;
+    log_reason(c->kernel, c->site, "not-checked", c->unchecked_reason);
     free_launch(c);
     g_lock.unlock();
     return;
@@ -445,6 +542,23 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
                  plural(r.count - MAX_MISMATCH_LINES, "mismatch", "mismatches"));
   s->checked++;
   s->mismatches += r.count;
+  if (r.count)
+    s->differing++;
+  if (g_log) {
+    log_begin(c->kernel, c->site, r.count ? "differs" : "identical");
+    if (r.count) {
+      std::fprintf(g_log, ",\"mismatches\":%llu", r.count);
+      log_string(",\"argument\":", r.arg);
+      if (r.element >= 0)
+        std::fprintf(g_log, ",\"element\":%lld", r.element);
+      else
+        std::fputs(",\"element\":null", g_log);
+      std::fprintf(g_log, ",\"byte_offset\":%zu", r.byte_offset);
+      log_string(",\"original\":", r.orig);
+      log_string(",\"coarsened\":", r.coars);
+    }
+    log_end();
+  }
   free_launch(c);
   if (r.count && g_fatal)
     std::exit(1); /* the summary is printed at exit */

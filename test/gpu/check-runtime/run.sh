@@ -17,7 +17,12 @@
 #     large float one, the int and the struct ones still fail;
 #   - TFUSE_CHECK_FATAL=1: exit status 1 right after the first launch with a
 #     mismatch, with the summary;
-#   - TFUSE_CHECK_ULP=abc: an error, exit status 1.
+#   - TFUSE_CHECK_ULP=abc: an error, exit status 1;
+#   - TFUSE_CHECK_LOG=FILE, two runs: the file holds, per run, one JSON
+#     line per launch in launch order (verdict identical, differs with the
+#     first differing argument, element, byte offset and both values, or
+#     not-checked with its reason), then one summary line per kernel; the
+#     second run appends.
 # Prints `check-runtime: PASS` or `check-runtime: FAIL (reason)` last and
 # exits 0 or 1.
 #
@@ -68,7 +73,7 @@ run() {
   local name=$1
   shift
   last=$name
-  env -u TFUSE_CHECK -u TFUSE_CHECK_ULP -u TFUSE_CHECK_FATAL "$@" "$exe" \
+  env -u TFUSE_CHECK -u TFUSE_CHECK_ULP -u TFUSE_CHECK_FATAL -u TFUSE_CHECK_LOG "$@" "$exe" \
     >"$work/$name.out" 2>"$work/$name.err"
   echo $? >"$work/$name.rc"
 }
@@ -146,6 +151,43 @@ hasnt fatal "dplanted"
 run badulp TFUSE_CHECK=1 TFUSE_CHECK_ULP=abc
 [ "$(rc badulp)" = 1 ] || fail "badulp: exit status $(rc badulp), not 1"
 has badulp "^tfuse-check: error: TFUSE_CHECK_ULP must be an integer >= 0, not 'abc'$"
+
+# ---- TFUSE_CHECK_LOG: the machine-readable log, appended by each run --------------
+log=$work/check.jsonl
+run log1 TFUSE_CHECK=1 "TFUSE_CHECK_LOG=$log"
+[ "$(rc log1)" = 0 ] || fail "log1: exit status $(rc log1), not 0"
+run log2 TFUSE_CHECK=1 "TFUSE_CHECK_LOG=$log"
+[ "$(rc log2)" = 0 ] || fail "log2: exit status $(rc log2), not 0"
+last=""
+python3 - "$log" >"$work/log.check" 2>&1 <<'PY' || { cat "$work/log.check" >&2; fail "TFUSE_CHECK_LOG: the log differs"; }
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+launches = [("scale", "identical")] * 3 + [("axpy", "identical"), ("planted", "differs"), ("dplanted", "differs"),
+                                          ("iplanted", "differs"), ("many", "differs"), ("hostarg", "not-checked")]
+summary = {"scale": (3, 0, 0, 0), "axpy": (1, 0, 0, 0), "planted": (1, 2, 0, 1), "dplanted": (1, 1, 0, 1),
+           "iplanted": (1, 1, 0, 1), "many": (1, 11, 0, 1), "hostarg": (0, 0, 1, 0)}
+run = len(launches) + len(summary)
+assert len(lines) == 2 * run, "%d lines, not %d" % (len(lines), 2 * run)
+for r in (lines[:run], lines[run:]):
+    got = [(l["kernel"], l["verdict"]) for l in r[:len(launches)]]
+    assert got == launches, got
+    for l in r[:len(launches)]:
+        assert l["site"].startswith("check-runtime.cu:"), l
+    planted = r[4]
+    assert planted == {"kernel": "planted", "site": "check-runtime.cu:104", "verdict": "differs", "mismatches": 2,
+                       "argument": "out", "element": 1000, "byte_offset": 4000, "original": "2 (0x40000000)",
+                       "coarsened": "2.00000024 (0x40000001)"}, planted
+    assert r[6]["element"] == 5 and r[6]["original"] == "15 (0x0000000f)" and r[6]["coarsened"] == "16 (0x00000010)", r[6]
+    assert r[7]["mismatches"] == 11 and r[7]["element"] == 0 and r[7]["byte_offset"] == 0, r[7]
+    host = r[8]
+    assert host["site"] == "check-runtime.cu:108" and "argument 'scratch'" in host["reason"] and \
+        "not in a CUDA device allocation" in host["reason"], host
+    for l in r[len(launches):]:
+        want = summary[l["kernel"]]
+        got = (l["checked"], l["mismatches"], l["unchecked"], l["differing_launches"])
+        assert l["summary"] is True and got == want, (l, want)
+print("log OK")
+PY
 
 last=""
 echo "check-runtime: PASS"
