@@ -22,6 +22,9 @@
 // RUN: %tfuse -keep-going -factor 2 -mode thread %t.in.cu -o %t.thread.cu 2> /dev/null
 // RUN: FileCheck %s --check-prefix=THREAD < %t.thread.cu
 // RUN: %nvcc-check %t.thread.cu
+// RUN: %tfuse -keep-going -factor auto -tune-space "block.x:2 thread.x:2" %t.in.cu -o %t.auto.cu 2> /dev/null
+// RUN: FileCheck %s --check-prefix=AUTO < %t.auto.cu
+// RUN: %nvcc-check %t.auto.cu
 
 // CHECK-LABEL: __global__ void two_names(unsigned int __tf_grid_x, unsigned int __tf_dsmem, float *out) {
 // CHECK:      extern __shared__ float a[];
@@ -49,6 +52,11 @@
 // XY-LABEL: __global__ void two_names(
 // XY:       decltype(&b[0]) const b_x1y1 = (decltype(&b[0]))((char *)b + 3 * (size_t)__tf_dsmem);
 // XY:       = (float)b_x1y1[blockDim.x - 1 - threadIdx.x];
+
+// -factor auto's block variant replicates both names as well.
+// AUTO-LABEL: __global__ void two_names__tf_bx2(
+// AUTO:       decltype(&b[0]) const b_1 = (decltype(&b[0]))((char *)b + 1 * (size_t)__tf_dsmem);
+// AUTO:       (float)b_1[blockDim.x - 1 - threadIdx.x];
 
 // THREAD-LABEL: __global__ void two_names(float *out) {
 // THREAD-NOT:   __tf_dsmem
