@@ -752,6 +752,33 @@ static void check_implicit(Legal *L, Node *site, Node *n, Sym *in) {
   reads_free(&r);
 }
 
+static const char *line_of(const Unit *u, unsigned off);
+
+/* Another `extern __shared__` array the kernel reaches than s, one the
+ * kernel's body declares first: the name s aliases (every extern array is
+ * the block's dynamic shared memory), or NULL. */
+static Sym *dyn_alias(Legal *L, const Sym *s) {
+  if (!s->is_extern)
+    return NULL;
+  Vec vars = {0};
+  kernel_shared_vars(L->k->fn, &vars);
+  Sym *best = NULL;
+  Node *body = L->k->fn->sym ? L->k->fn->sym->body : NULL;
+  for (int i = 0; i < vars.len; i++) {
+    Sym *o = vars.items[i];
+    if (o == s || !o->is_extern)
+      continue;
+    if (body && body->begin <= o->decl_off && o->decl_off < body->end) {
+      best = o;
+      break;
+    }
+    if (!best)
+      best = o;
+  }
+  vec_free(&vars);
+  return best;
+}
+
 static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_BUILTIN && (builtin_is_seed(L->k, n) || builtin_is_rescaled(L->k, n) || n->bi_dim < 0)) {
     const char *why = clone_obstacle(L, fn, n);
@@ -801,6 +828,15 @@ static void check_fn_body(Legal *L, Node *call, Sym *fn, Node *n) {
   if (n->kind == N_DECL_REF && n->sym && n->sym->kind == SYM_SHARED && n->sym->varying &&
       !(L->in_view_init && n->sym->is_extern)) {
     vec_push(&L->shared_refused, n->sym);
+    Sym *other = dyn_alias(L, n->sym);
+    if (other)
+      refuse(L, call->begin, "'%s' uses extern __shared__ '%s', which lies at the address of '%s' (%s): CUDA places "
+             "every extern __shared__ array of a kernel and its functions at the start of the block's dynamic shared "
+             "memory; block mode replicates it per logical block, and tfuse renames only the kernel's own uses (pass "
+             "the array as an argument)",
+             fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl) : fn->name,
+             n->sym->name, other->name, line_of(L->u, other->decl_off));
+    else
     refuse(L, call->begin, "'%s' uses __shared__ '%s', which this kernel replicates per logical block; tfuse "
            "renames only the kernel's own uses (pass the array as an argument)",
            fn->fn_decl && fn->fn_decl->end > fn->fn_decl->begin ? written_name(L, fn->fn_decl) : fn->name,

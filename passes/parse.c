@@ -456,18 +456,34 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     else
       s->kind = SYM_GLOBAL;
     s->is_extern = sc == CX_SC_Extern;
-    s->is_array = type_is_array(t);
-    s->is_pointer = t.kind == CXType_Pointer;
-    s->is_reference = t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
-    CXType elem = t;
+    /* A type named through a typedef, `using` or `auto` (`typedef float F4[4];
+     * __shared__ F4 t;`, `auto p = sh;`) is what its canonical type is: an
+     * array, a pointer, a reference.  A dependent type stays as written. */
+    CXType dt = t;
+    if (!type_is_array(t) && t.kind != CXType_Pointer && t.kind != CXType_LValueReference &&
+        t.kind != CXType_RValueReference && clang_getCanonicalType(t).kind != CXType_Invalid)
+      dt = clang_getCanonicalType(t);
+    bool sugared = dt.kind != t.kind;
+    s->is_array = type_is_array(dt);
+    s->is_pointer = dt.kind == CXType_Pointer;
+    s->is_reference = dt.kind == CXType_LValueReference || dt.kind == CXType_RValueReference;
+    CXType elem = dt;
     while (type_is_array(elem)) {
       elem = clang_getArrayElementType(elem);
       s->rank++;
     }
+    /* (through a typedef the element is spelled canonically: named only
+     * where it is a number or a pointer to one, for promote_emit.c) */
+    CXType ce0 = clang_getCanonicalType(elem);
+    bool spellable = !sugared || (ce0.kind >= CXType_Bool && ce0.kind <= CXType_LongDouble) ||
+                     (ce0.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(ce0)).kind >= CXType_Void &&
+                      clang_getCanonicalType(clang_getPointeeType(ce0)).kind <= CXType_LongDouble);
     if (s->rank) {
-      CXString es = clang_getTypeSpelling(elem);
-      s->elem_type = arena_strdup(clang_getCString(es));
-      clang_disposeString(es);
+      if (spellable) {
+        CXString es = clang_getTypeSpelling(elem);
+        s->elem_type = arena_strdup(clang_getCString(es));
+        clang_disposeString(es);
+      }
       CXType ce = clang_getCanonicalType(elem);
       s->elem_scalar = (ce.kind >= CXType_Bool && ce.kind <= CXType_LongDouble) || ce.kind == CXType_Pointer ||
                        ce.kind == CXType_Half || ce.kind == CXType_Float16 || ce.kind == CXType_Enum;
@@ -480,10 +496,10 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
       s->bytes = -1;
     if ((ct.kind >= CXType_Char_U && ct.kind <= CXType_Int128) && clang_Type_getSizeOf(ct) > 0)
       s->int_bytes = (int)clang_Type_getSizeOf(ct);
-    if (t.kind == CXType_Pointer)
-      s->pointee_const = clang_isConstQualifiedType(clang_getPointeeType(t));
-    s->is_volatile = clang_isVolatileQualifiedType(elem) ||
-                     (t.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(t)));
+    if (dt.kind == CXType_Pointer)
+      s->pointee_const = clang_isConstQualifiedType(clang_getPointeeType(dt));
+    s->is_volatile = clang_isVolatileQualifiedType(elem) || clang_isVolatileQualifiedType(t) ||
+                     (dt.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(dt)));
     s->is_const = clang_isConstQualifiedType(elem);
     s->type_dependent = clang_Type_getSizeOf(ct) == CXTypeLayoutError_Dependent;
     if (s->bytes < 0) {

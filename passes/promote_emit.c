@@ -11,6 +11,8 @@
  */
 #include "fuse.h"
 
+#include <string.h>
+
 /* The dimensions along which a promoted array's registers differ: the
  * array's own in block mode (one register per replica), all in thread mode
  * (each copy owns its element); none when one register serves the thread. */
@@ -50,14 +52,21 @@ const char *promo_reg(Fuse *F, Promo *pr, Copy c) {
   return pr->reg[pr->per_copy ? r : 0];
 }
 
-/* `float A_reg_0, A_reg_1;` for a promoted array, or NULL. */
+/* `float A_reg_0, A_reg_1;` for a promoted array, or NULL.  An element
+ * type whose spelling is not a plain specifier (`int *`, `float (*)[4]`)
+ * is named through the prelude's ::tfuse_rt::plain, so that each name
+ * gets the whole type: `typename ::tfuse_rt::plain<int *>::type A_reg_0, A_reg_1;`. */
 char *promo_decl(Fuse *F, Sym *arr) {
   for (int i = 0; i < F->k->promoted.len; i++) {
     Promo *pr = F->k->promoted.items[i];
     if (pr->arr != arr)
       continue;
     Buf b = {0};
-    buf_printf(&b, "%s ", pr->arr->elem_type);
+    const char *et = pr->arr->elem_type;
+    if (strpbrk(et, "*&([]"))
+      buf_printf(&b, "typename ::tfuse_rt::plain<%s>::type ", et);
+    else
+      buf_printf(&b, "%s ", et);
     unsigned m = promo_dims(F, pr);
     for (int i = 0; i < ngroups(F, m); i++)
       buf_printf(&b, "%s%s", i ? ", " : "", promo_reg(F, pr, group_at(F, m, i)));

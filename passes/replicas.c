@@ -130,6 +130,31 @@ static Node *sole_decl(Fuse *F, Node *body, const Sym *s) {
   return NULL;
 }
 
+/* The end of the `[..]` groups that follow the name of v's declarator,
+ * counting them in *groups: `pa[4]` of `int (*pa[4])[8]`, none of `F4 t`
+ * (the dimensions of a typedef), where the copies' dimension goes. */
+static unsigned name_dims_end(Fuse *F, Node *v, const Sym *s, int *groups) {
+  const char *t = F->src->text;
+  unsigned p = v->loc + (unsigned)strlen(s->name), end = p;
+  *groups = 0;
+  for (;;) {
+    while (p < v->end && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n'))
+      p++;
+    if (p >= v->end || t[p] != '[')
+      return end;
+    int depth = 0;
+    for (; p < v->end; p++) {
+      depth += t[p] == '[' || t[p] == '(' ? 1 : t[p] == ']' || t[p] == ')' ? -1 : 0;
+      if (!depth)
+        break;
+    }
+    if (p >= v->end)
+      return end;
+    end = ++p;
+    ++*groups;
+  }
+}
+
 void plan_interleave(Fuse *F, Node *body, bool report) {
   if (F->k->p.layout != LAYOUT_INTERLEAVED || F->k->p.mode != MODE_BLOCK)
     return;
@@ -143,6 +168,7 @@ void plan_interleave(Fuse *F, Node *body, bool report) {
       continue;
     const char *why = NULL;
     Node *at = NULL;
+    int groups = 0;
     if (s->is_extern)
       why = "it is dynamic shared memory (extern __shared__)";
     else if (!s->is_array || s->rank < 1 || !s->elem_scalar)
@@ -151,6 +177,8 @@ void plan_interleave(Fuse *F, Node *body, bool report) {
       why = arena_printf("its %d copies do not group by 2 or 4", n);
     else if (!sole_decl(F, body, s))
       why = "it is not declared alone, in a statement of the kernel's body (not nested)";
+    else if (name_dims_end(F, sole_decl(F, body, s)->kid[0], s, &groups), groups != s->rank)
+      why = "its dimensions are not all written after its name (a type alias of an array)";
     else
       first_problem(F, body, s, &at, &why);
     unsigned off = at && why ? at->begin : s->decl_off;
@@ -167,15 +195,19 @@ void plan_interleave(Fuse *F, Node *body, bool report) {
 }
 
 /* `__shared__ float __align__(16) Bs[n / W][16][16][W];` for the
- * declaration of an interleaved array. */
+ * declaration of an interleaved array; the copies' dimension [W] goes after
+ * the array's own, inside the declarator: `int (*__align__(16) pa[n / W][4][W])[8];`. */
 char *interleaved_decl(Fuse *F, Node *decl) {
   Node *v = decl->kid[0];
   Sym *s = v->sym;
   const char *t = F->src->text;
   unsigned name_end = v->loc + (unsigned)strlen(s->name);
+  int groups;
+  unsigned dims_end = name_dims_end(F, v, s, &groups);
   int n = ngroups(F, sym_dims(F, s));
-  return arena_printf("%.*s__align__(16) %s[%d]%.*s[%d];", (int)(v->loc - decl->begin), t + decl->begin, s->name,
-                      n / s->ilv, (int)(v->end - name_end), t + name_end, s->ilv);
+  return arena_printf("%.*s__align__(16) %s[%d]%.*s[%d]%.*s;", (int)(v->loc - decl->begin), t + decl->begin, s->name,
+                      n / s->ilv, (int)(dims_end - name_end), t + name_end, s->ilv, (int)(v->end - dims_end),
+                      t + dims_end);
 }
 
 /* Copy c's `Bs[k][tx]` -> `Bs[g][k][tx][w]`. */

@@ -238,6 +238,14 @@ static void make_varying(UA *ua, Sym *s) {
       s->kind != SYM_GLOBAL) {
     s->varying = true;
     ua->changed = true;
+    /* CUDA places every `extern __shared__` array of the kernel and its
+     * helpers at one address, the block's dynamic shared memory: what one
+     * name's copy holds, every other name's copy reads. One replicated, all
+     * are (each copy's at the same share, dyn_shared_copies). */
+    if (s->kind == SYM_SHARED && s->is_extern)
+      for (int i = 0; i < ua->shared.len; i++)
+        if (((Sym *)ua->shared.items[i])->is_extern)
+          make_varying(ua, ua->shared.items[i]);
   }
 }
 
@@ -776,6 +784,9 @@ static bool force_writes(Kernel *k, Node *part, unsigned em, Vec *shared) {
     if (((s->kind == SYM_LOCAL || s->kind == SYM_PARAM) && !inside) ||
         (s->kind == SYM_SHARED && k->p.mode == MODE_BLOCK))
       changed |= force(s, em);
+    for (int j = 0; s->kind == SYM_SHARED && s->is_extern && k->p.mode == MODE_BLOCK && j < shared->len; j++)
+      if (((Sym *)shared->items[j])->is_extern)
+        changed |= force(shared->items[j], em); /* one dynamic shared memory (make_varying) */
   }
   for (int i = 0; e.unknown && k->p.mode == MODE_BLOCK && i < shared->len; i++)
     changed |= force(shared->items[i], em);
