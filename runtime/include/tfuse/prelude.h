@@ -13,6 +13,12 @@ template <class T> struct plain<T &> { typedef T type; };
 template <class T> struct plain<T &&> { typedef T type; };
 template <class T> struct plain<const T> { typedef T type; };
 template <class T> struct plain<const T &> { typedef T type; };
+/* An array (a row `a[j]` of a local array, guarded as a pointer's
+ * initializer) is the pointer it decays to. */
+template <class T, unsigned long N> struct plain<T[N]> { typedef T *type; };
+template <class T, unsigned long N> struct plain<T (&)[N]> { typedef T *type; };
+template <class T, unsigned long N> struct plain<const T (&)[N]> { typedef const T *type; };
+template <class T, unsigned long N> struct plain<const T[N]> { typedef const T *type; };
 
 /* A value-initialized T: what an inactive copy's guarded load yields. */
 template <class T> __host__ __device__ inline typename plain<T>::type zero() {
