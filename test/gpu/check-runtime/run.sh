@@ -109,7 +109,7 @@ tfuse-check: kernel 'planted': 1 launch checked, 2 mismatches
 tfuse-check: kernel 'dplanted': 1 launch checked, 1 mismatch
 tfuse-check: kernel 'iplanted': 1 launch checked, 1 mismatch
 tfuse-check: kernel 'many': 1 launch checked, 11 mismatches
-tfuse-check: kernel 'hostarg': 0 launches checked, 0 mismatches, 1 unchecked
+tfuse-check: kernel 'hostarg': 0 launches checked, 0 mismatches, 1 unchecked (argument not in device memory: 1)
 EOF
 diff -u "$work/want.summary" "$work/on.summary" >&2 || fail "on: the summary differs"
 # The mismatch lines, with both values.
