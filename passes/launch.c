@@ -290,7 +290,7 @@ typedef struct {
   Vec seen_locals;   /* Sym*: locals being classified (a cycle is resolved as nothing new) */
 } Reach;
 
-static Vec reach_cache; /* Reach*, one per kernel */
+static Vec reach_cache; /* Reach*, one per kernel, for one launch_rewrite */
 
 /* Whether v holds x. */
 static bool vec_has(const Vec *v, const void *x) {
@@ -588,13 +588,11 @@ static void reach_walk(Reach *r, Node *body, Node *n, bool in_helper) {
       else if (!n->sym || c != FN_STORE)
         reach_note(r, PO_UNTRACED, n, "a call that writes where tfuse cannot trace");
       for (int i = call_first_arg(n); i < n->nkid; i++) {
-        Effects one = {0};
+        Node *a = node_strip(n->kid[i]);
+        if (!a || a->type_integral || a->type_arith)
+          continue; /* a number leads to no memory */
         unsigned o = in_helper ? PO_UNTRACED : arg_origin(r, body, n->kid[i]);
-        /* Only arguments that lead to memory matter. */
-        if (node_strip(n->kid[i]) && (node_strip(n->kid[i])->type_integral || node_strip(n->kid[i])->type_arith))
-          o = 0;
         reach_note(r, o, n, "a call's argument pointing where tfuse cannot trace");
-        effects_free(&one);
       }
     }
   } else if (n->kind == N_ASM) {
@@ -2012,6 +2010,7 @@ static bool launches_kernel(Unit *u, const Node *call, const Kernel *k) {
 }
 
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
+  reach_cache.len = 0; /* kernels of an earlier call (or project) may share addresses with these */
   bool check = opt->check;
   bool ok = true;
   /* What an earlier call recorded (the driver may try a kernel alone first). */
