@@ -18,6 +18,10 @@
  *     if (::tfuse_rt::check_on()) {
  *       ::tfuse_rt::Check __tf_check("k", "file.cu:12", 0);
  *       __tf_check.track(out, "out");           (each pointer to non-const)
+ *       __tf_check.track_value(p, "p");         (what the kernel writes beyond
+ *       __tf_check.track_table(rows, "rows");    its pointer arguments: see
+ *       __tf_check.track_symbol(::g, "g");       kernel_reach, below)
+ *       __tf_check.blind(TFUSE_CHECK_UNTRACED, "...");
  *       k__tf_orig<<<__tf_grid, __tf_block>>>(out, x);
  *       __tf_check.original_done();
  *       k<<<new grid, new block>>>(out, x);
