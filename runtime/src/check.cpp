@@ -22,6 +22,26 @@
  *       not know as device memory (pageable host memory, say) cannot be
  *       snapshot: a warning, once per kernel, and the launch is counted as
  *       unchecked; with TFUSE_CHECK_FATAL it is an error instead.
+ *   tfuse_check_track_table(c, p, elem_size, pointee_kind, pointee_size, arg)
+ *       a pointer argument whose elements hold pointers (to elements of
+ *       pointee_kind): its allocation as above, then each
+ *       8-byte word of it (copied to the host) that lies in a device
+ *       allocation not yet tracked has that allocation snapshot too, named
+ *       "arg[i]" (one level: what those point to is not followed).
+ *   tfuse_check_track_bytes(c, v, n, arg)               an argument of a
+ *       class type (a struct by value): each 8-byte-aligned word of its n
+ *       bytes that lies in a device allocation has it snapshot, named
+ *       "arg@B" (B: the word's byte offset in the argument).
+ *   tfuse_check_track_symbol(c, p, n, e, kind, elem_size, follow, pointee_kind, pointee_size, name)
+ *       a __device__ variable the kernel writes: its n bytes at p (the
+ *       runtime's cudaGetSymbolAddress; e its error, a blind spot
+ *       "unnamed-variable"); with follow, its words are followed as a
+ *       table's.
+ *   tfuse_check_blind(c, category, detail)               what tfuse found
+ *       the kernel may write and none of the above reaches.
+ *   Followed pointers (tables, argument bytes) snapshot at most
+ *   MAX_FOLLOWED allocations per launch and scan at most MAX_SCAN_BYTES of
+ *   a table; past that the launch has the blind spot "too-many".
  *   the original kernel runs
  *   tfuse_check_original_done(c)
  *       reports a launch or execution error; copies each tracked
@@ -33,8 +53,14 @@
  *       host and compares it with the expected copy, prints the mismatches,
  *       frees everything.  The coarsened kernel's results stay in memory.
  *
- * An unchecked launch runs both kernels without snapshots: the coarsened
- * kernel then writes over the original's results.
+ * An unchecked launch (an argument not in device memory) runs both kernels
+ * without snapshots: the coarsened kernel then writes over the original's
+ * results.  A launch with a blind spot is compared where it was snapshot:
+ * a difference is reported as such, else the launch is "not checked" with
+ * the blind spot's category.  Categories (slug in the log, words on
+ * stderr): host-memory "argument not in device memory", untraced
+ * "write through an untraced pointer", unnamed-variable "unnamed
+ * __device__ variable", too-many "too much memory behind pointers".
  *
  * Comparison: bitwise, element by element, where the elements of an
  * allocation are laid out from the naming argument's pointer (element i is
@@ -49,7 +75,7 @@
  *       bytes), element I (byte offset B): original V (0xBITS), coarsened
  *       V (0xBITS)                      -- at most 10 per launch, then
  *     ... and N more mismatches in this launch
- *   kernel 'K': N launches checked, N mismatches[, N unchecked]
+ *   kernel 'K': N launches checked, N mismatches[, N unchecked (WHY: N[, WHY: N]...)]
  *                                       -- at exit, per kernel, first-seen
  *                                          order; mismatches count elements;
  *                                          "1 launch", "1 mismatch" 
@@ -69,12 +95,12 @@
  *                                          the first argument that differs
  *                                          ("element" is null for a byte
  *                                          outside the whole elements)
- *   {"kernel":"K","site":"SITE","verdict":"not-checked","reason":"..."}
+ *   {"kernel":"K","site":"SITE","verdict":"not-checked","category":"SLUG","reason":"..."}
  *   {"kernel":"K","site":"SITE","verdict":"fault","reason":"..."}
  *                                       -- a CUDA error ended the program
  * and at exit one line per kernel:
  *   {"kernel":"K","summary":true,"checked":N,"mismatches":N,"unchecked":N,
- *    "differing_launches":N}
+ *    "differing_launches":N[,"unchecked_by":{"SLUG":N,...}]}
  * A file that cannot be opened is a warning; the check goes on without it.
  *
  * Values print as: float %.9g, double %.17g, other elements of 1, 2, 4 or
@@ -97,6 +123,10 @@
 #include <vector>
 
 #define MAX_MISMATCH_LINES 10
+#define MAX_FOLLOWED 64                        /* allocations found through pointers in memory, per launch */
+#define MAX_SCAN_BYTES ((size_t)64 << 20)      /* of one table */
+
+#include <string>
 
 /* ---- the TFUSE_CHECK flag ------------------------------------------------ */
 
@@ -123,8 +153,19 @@ struct ReadFlagAtStart {
 struct KernelStats {
   const char *kernel;
   unsigned long long checked, unchecked, mismatches, differing;
+  unsigned long long unchecked_by[TFUSE_CHECK_CATEGORIES];
   bool warned_unchecked;
+  bool warned_blind[TFUSE_CHECK_CATEGORIES];
 };
+
+/* The blind-spot categories: a slug for the log, words for stderr. */
+static const char *const category_slug[TFUSE_CHECK_CATEGORIES] = {"host-memory", "untraced",
+                                                                  "unnamed-variable", "too-many"};
+static const char *const category_words[TFUSE_CHECK_CATEGORIES] = {
+    "argument not in device memory", "write through an untraced pointer", "unnamed __device__ variable",
+    "too much memory behind pointers"};
+
+static int category_ok(int cat) { return cat >= 0 && cat < TFUSE_CHECK_CATEGORIES ? cat : TFUSE_CHECK_UNTRACED; }
 
 /* Plain arrays and flags, constant-initialised: usable from static
  * initialisers and from the atexit handler. */
@@ -171,12 +212,14 @@ static void log_end(void) {
   std::fflush(g_log);
 }
 
-/* A whole record with a reason: not-checked and fault. */
-static void log_reason(const char *kernel, const char *site, const char *verdict,
+/* A whole record with a reason: not-checked (with its category, >= 0) and fault. */
+static void log_reason(const char *kernel, const char *site, const char *verdict, int category,
                        const char *reason) {
   if (!g_log)
     return;
   log_begin(kernel, site, verdict);
+  if (category >= 0)
+    log_string(",\"category\":", category_slug[category]);
   log_string(",\"reason\":", reason);
   log_end();
 }
@@ -187,8 +230,16 @@ static void print_summary(void) {
     std::fprintf(stderr, "tfuse-check: kernel '%s': %llu %s checked, %llu %s", s->kernel,
                  s->checked, plural(s->checked, "launch", "launches"), s->mismatches,
                  plural(s->mismatches, "mismatch", "mismatches"));
-    if (s->unchecked)
-      std::fprintf(stderr, ", %llu unchecked", s->unchecked);
+    if (s->unchecked) {
+      std::fprintf(stderr, ", %llu unchecked (", s->unchecked);
+      const char *sep = "";
+      for (int k = 0; k < TFUSE_CHECK_CATEGORIES; k++)
+        if (s->unchecked_by[k]) {
+          std::fprintf(stderr, "%s%s: %llu", sep, category_words[k], s->unchecked_by[k]);
+          sep = ", ";
+        }
+      std::fputc(')', stderr);
+    }
     std::fputc('\n', stderr);
   }
   std::fflush(stderr);
@@ -198,8 +249,19 @@ static void print_summary(void) {
       log_string("{\"kernel\":", s->kernel);
       std::fprintf(g_log,
                    ",\"summary\":true,\"checked\":%llu,\"mismatches\":%llu,\"unchecked\":%llu,"
-                   "\"differing_launches\":%llu}\n",
+                   "\"differing_launches\":%llu",
                    s->checked, s->mismatches, s->unchecked, s->differing);
+      if (s->unchecked) {
+        std::fputs(",\"unchecked_by\":{", g_log);
+        const char *sep = "";
+        for (int k = 0; k < TFUSE_CHECK_CATEGORIES; k++)
+          if (s->unchecked_by[k]) {
+            std::fprintf(g_log, "%s\"%s\":%llu", sep, category_slug[k], s->unchecked_by[k]);
+            sep = ",";
+          }
+        std::fputc('}', g_log);
+      }
+      std::fputs("}\n", g_log);
     }
     std::fflush(g_log);
   }
@@ -245,9 +307,9 @@ static void start_once(void) {
 /* ---- one checked launch --------------------------------------------------- */
 
 struct Region {
-  unsigned char *base; /* the allocation */
+  unsigned char *base; /* the allocation (or a __device__ variable's bytes) */
   size_t size;
-  const char *arg; /* the first argument in it */
+  std::string arg; /* the first argument in it (or "t[i]", "p@B", a variable's name) */
   int kind;
   size_t elem_size;
   size_t arg_offset;       /* (argument pointer) - base */
@@ -262,6 +324,9 @@ struct tfuse_check_launch {
   KernelStats *stats;
   bool unchecked;
   char unchecked_reason[256]; /* why, for the log */
+  int blind;                  /* the first blind spot's category, or -1 */
+  char blind_reason[256];
+  int followed;               /* allocations found through pointers in memory */
   std::vector<Region> regions;
 };
 
@@ -280,7 +345,7 @@ static void fail(const tfuse_check_launch *c, const char *what, cudaError_t e) {
                cudaGetErrorString(e));
   char reason[512];
   std::snprintf(reason, sizeof reason, "%s: %s", what, cudaGetErrorString(e));
-  log_reason(c->kernel, c->site, "fault", reason);
+  log_reason(c->kernel, c->site, "fault", -1, reason);
   std::exit(1);
 }
 
@@ -319,6 +384,9 @@ extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char 
   c->stats = stats_for(kernel);
   c->unchecked = false;
   c->unchecked_reason[0] = 0;
+  c->blind = -1;
+  c->blind_reason[0] = 0;
+  c->followed = 0;
 
   /* The primary context is current after this (the driver queries need one). */
   check_cuda(c, cudaFree(0), "initialising CUDA");
@@ -331,6 +399,146 @@ extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char 
                  kernel, site, cudaGetErrorString(pending));
   check_cuda(c, cudaStreamSynchronize(stream), "synchronising the stream before the launch");
   return c;
+}
+
+/* The region whose bytes hold p, or null. */
+static Region *region_holding(tfuse_check_launch *c, const void *p) {
+  const unsigned char *q = (const unsigned char *)p;
+  for (size_t i = 0; i < c->regions.size(); i++)
+    if (q >= c->regions[i].base && q < c->regions[i].base + c->regions[i].size)
+      return &c->regions[i];
+  return 0;
+}
+
+/* Snapshots [base, base + size) as a new region named arg, whose elements
+ * of `kind` start at `at`; nothing if a region has that base already.
+ * Returns the region, new or old. */
+static Region *add_region(tfuse_check_launch *c, unsigned char *base, size_t size, const unsigned char *at,
+                          int kind, size_t elem_size, const char *arg) {
+  for (size_t i = 0; i < c->regions.size(); i++)
+    if (c->regions[i].base == base)
+      return &c->regions[i];
+  Region g;
+  g.base = base;
+  g.size = size;
+  g.arg = arg;
+  g.kind = kind;
+  g.elem_size = elem_size ? elem_size : 1;
+  g.arg_offset = (size_t)(at - base);
+  g.snapshot = 0;
+  g.expected = 0;
+  c->regions.push_back(g);
+  Region *s = &c->regions.back();
+  char what[160];
+  std::snprintf(what, sizeof what, "allocating a snapshot of argument '%s' (%zu bytes)", arg, size);
+  check_cuda(c, cudaMalloc(&s->snapshot, size), what);
+  std::snprintf(what, sizeof what, "snapshotting argument '%s'", arg);
+  check_cuda(c, cudaMemcpyAsync(s->snapshot, s->base, size, cudaMemcpyDefault, c->stream), what);
+  return s;
+}
+
+/* Records the launch's first blind spot (later ones are only counted as
+ * the first's launch). */
+static void set_blind(tfuse_check_launch *c, int category, const char *fmt, const char *a, const char *b) {
+  if (c->blind >= 0)
+    return;
+  c->blind = category_ok(category);
+  std::snprintf(c->blind_reason, sizeof c->blind_reason, fmt, a, b);
+}
+
+/* A word that may be a device address: not small, not past the user
+ * address space.  The driver decides the rest. */
+static bool may_be_address(unsigned long long w) { return w >= 4096 && w < (1ull << 57); }
+
+/* A pointer found in memory (a table's entry, an argument's bytes): the
+ * allocation it points into is snapshot unless tracked already. */
+static void follow_word(tfuse_check_launch *c, unsigned long long w, int kind, size_t elem_size,
+                        const char *name) {
+  if (!may_be_address(w) || region_holding(c, (const void *)(uintptr_t)w))
+    return;
+  unsigned char *base = 0;
+  size_t size = 0;
+  const char *err = 0;
+  if (!tfuse_snap::allocation_of((const void *)(uintptr_t)w, &base, &size, &err))
+    return; /* not a device address: a number, or host memory */
+  if (c->followed >= MAX_FOLLOWED) {
+    char n[32];
+    std::snprintf(n, sizeof n, "%d", MAX_FOLLOWED);
+    set_blind(c, TFUSE_CHECK_TOO_MANY, "pointers in '%s' lead to more than %s allocations", name, n);
+    return;
+  }
+  c->followed++;
+  add_region(c, base, size, (const unsigned char *)(uintptr_t)w, kind, elem_size, name);
+}
+
+/* Follows the 8-byte words of region g (one level), naming what each
+ * leads to "arg[i]" (8-byte elements) or "arg@B". */
+static void follow_region(tfuse_check_launch *c, size_t gi, int kind, size_t elem_size) {
+  size_t size = c->regions[gi].size;
+  std::string arg = c->regions[gi].arg;
+  size_t es = c->regions[gi].elem_size, at = c->regions[gi].arg_offset;
+  if (size > MAX_SCAN_BYTES) {
+    set_blind(c, TFUSE_CHECK_TOO_MANY, "the pointers in '%s' are not followed: %s bytes, more than the check scans",
+              arg.c_str(), std::to_string(size).c_str());
+    return;
+  }
+  unsigned char *host = (unsigned char *)host_alloc(c, size);
+  char what[160];
+  std::snprintf(what, sizeof what, "reading the pointers in '%s'", arg.c_str());
+  check_cuda(c, cudaMemcpyAsync(host, c->regions[gi].base, size, cudaMemcpyDefault, c->stream), what);
+  check_cuda(c, cudaStreamSynchronize(c->stream), what);
+  for (size_t off = 0; off + 8 <= size; off += 8) {
+    char name[160];
+    if (es == 8 && off >= at && (off - at) % 8 == 0)
+      std::snprintf(name, sizeof name, "%s[%zu]", arg.c_str(), (off - at) / 8);
+    else
+      std::snprintf(name, sizeof name, "%s@%zu", arg.c_str(), off);
+    follow_word(c, load_le(host + off, 8), kind, elem_size, name);
+  }
+  std::free(host);
+}
+
+extern "C" void tfuse_check_track_table(tfuse_check_launch *c, const void *p, size_t elem_size, int pointee_kind,
+                                        size_t pointee_size, const char *arg) {
+  if (!p || c->unchecked)
+    return;
+  tfuse_check_track(c, p, TFUSE_CHECK_BYTES, elem_size, arg);
+  Region *g = c->unchecked ? 0 : region_holding(c, p);
+  if (g)
+    follow_region(c, (size_t)(g - &c->regions[0]), pointee_kind, pointee_size);
+}
+
+extern "C" void tfuse_check_track_bytes(tfuse_check_launch *c, const void *v, size_t n, const char *arg) {
+  if (!v || c->unchecked)
+    return;
+  const unsigned char *b = (const unsigned char *)v;
+  for (size_t off = 0; off + 8 <= n; off += 8) {
+    char name[160];
+    std::snprintf(name, sizeof name, "%s@%zu", arg, off);
+    unsigned long long w;
+    std::memcpy(&w, b + off, 8);
+    follow_word(c, w, TFUSE_CHECK_BYTES, 1, name);
+  }
+}
+
+extern "C" void tfuse_check_track_symbol(tfuse_check_launch *c, const void *p, size_t n, cudaError_t e, int kind,
+                                         size_t elem_size, int follow, int pointee_kind, size_t pointee_size,
+                                         const char *name) {
+  if (c->unchecked)
+    return;
+  if (e != cudaSuccess || !p) {
+    set_blind(c, TFUSE_CHECK_UNNAMED, "the __device__ variable '%s' has no address: %s", name,
+              cudaGetErrorString(e));
+    cudaGetLastError(); /* not the original launch's error */
+    return;
+  }
+  Region *g = add_region(c, (unsigned char *)p, n, (const unsigned char *)p, kind, elem_size, name);
+  if (follow)
+    follow_region(c, (size_t)(g - &c->regions[0]), pointee_kind, pointee_size);
+}
+
+extern "C" void tfuse_check_blind(tfuse_check_launch *c, int category, const char *detail) {
+  set_blind(c, category, "%s%s", detail ? detail : "", "");
 }
 
 extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind,
@@ -361,26 +569,7 @@ extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind
                   "argument '%s' is not in a CUDA device allocation (%s)", arg, name);
     return;
   }
-  for (size_t i = 0; i < c->regions.size(); i++)
-    if (c->regions[i].base == base)
-      return;
-
-  Region g;
-  g.base = base;
-  g.size = size;
-  g.arg = arg;
-  g.kind = kind;
-  g.elem_size = elem_size ? elem_size : 1;
-  g.arg_offset = (size_t)((const unsigned char *)p - g.base);
-  g.snapshot = 0;
-  g.expected = 0;
-  c->regions.push_back(g);
-  Region *s = &c->regions.back();
-  char what[160];
-  std::snprintf(what, sizeof what, "allocating a snapshot of argument '%s' (%zu bytes)", arg, size);
-  check_cuda(c, cudaMalloc(&s->snapshot, size), what);
-  std::snprintf(what, sizeof what, "snapshotting argument '%s'", arg);
-  check_cuda(c, cudaMemcpyAsync(s->snapshot, s->base, size, cudaMemcpyDefault, c->stream), what);
+  add_region(c, base, size, (const unsigned char *)p, kind, elem_size, arg);
 }
 
 extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
@@ -391,10 +580,10 @@ extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
     Region *g = &c->regions[i];
     char what[160];
     g->expected = (unsigned char *)host_alloc(c, g->size);
-    std::snprintf(what, sizeof what, "copying what the original wrote to argument '%s'", g->arg);
+    std::snprintf(what, sizeof what, "copying what the original wrote to argument '%s'", g->arg.c_str());
     check_cuda(c, cudaMemcpyAsync(g->expected, g->base, g->size, cudaMemcpyDefault, c->stream),
                what);
-    std::snprintf(what, sizeof what, "restoring argument '%s' from its snapshot", g->arg);
+    std::snprintf(what, sizeof what, "restoring argument '%s' from its snapshot", g->arg.c_str());
     check_cuda(c, cudaMemcpyAsync(g->base, g->snapshot, g->size, cudaMemcpyDefault, c->stream),
                what);
   }
@@ -451,7 +640,7 @@ static void report_line(Report *r, const Region *g, const char *where, long long
                         size_t off, const char *orig, const char *coars) {
   r->count++;
   if (r->count == 1) {
-    r->arg = g->arg;
+    r->arg = g->arg.c_str();
     r->element = element;
     r->byte_offset = off;
     std::snprintf(r->orig, sizeof r->orig, "%s", orig);
@@ -462,7 +651,7 @@ static void report_line(Report *r, const Region *g, const char *where, long long
   std::fprintf(stderr,
                "tfuse-check: mismatch: kernel '%s' launched at %s: argument '%s' (allocation %p, "
                "%zu bytes), %s: original %s, coarsened %s\n",
-               r->c->kernel, r->c->site, g->arg, (void *)g->base, g->size, where, orig, coars);
+               r->c->kernel, r->c->site, g->arg.c_str(), (void *)g->base, g->size, where, orig, coars);
 }
 
 static void report_byte(Report *r, const Region *g, size_t off, unsigned char a,
@@ -517,7 +706,8 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
   KernelStats *s = c->stats;
   if (c->unchecked) {
     s->unchecked++;
-    log_reason(c->kernel, c->site, "not-checked", c->unchecked_reason);
+    s->unchecked_by[TFUSE_CHECK_HOST_MEMORY]++;
+    log_reason(c->kernel, c->site, "not-checked", TFUSE_CHECK_HOST_MEMORY, c->unchecked_reason);
     free_launch(c);
     g_lock.unlock();
     return;
@@ -530,7 +720,7 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
     unsigned char *got = (unsigned char *)host_alloc(c, g->size);
     char what[160];
     std::snprintf(what, sizeof what, "copying what the coarsened kernel wrote to argument '%s'",
-                  g->arg);
+                  g->arg.c_str());
     check_cuda(c, cudaMemcpyAsync(got, g->base, g->size, cudaMemcpyDefault, c->stream), what);
     check_cuda(c, cudaStreamSynchronize(c->stream), what);
     compare_region(&r, g, g->expected, got);
@@ -540,6 +730,23 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
     std::fprintf(stderr, "tfuse-check:   ... and %llu more %s in this launch\n",
                  r.count - MAX_MISMATCH_LINES,
                  plural(r.count - MAX_MISMATCH_LINES, "mismatch", "mismatches"));
+  if (!r.count && c->blind >= 0) {
+    /* What was compared is the same, but not everything was. */
+    s->unchecked++;
+    s->unchecked_by[c->blind]++;
+    if (!s->warned_blind[c->blind]) {
+      s->warned_blind[c->blind] = true;
+      std::fprintf(stderr,
+                   "tfuse-check: warning: kernel '%s' launched at %s: not everything it writes can be "
+                   "snapshot (%s: %s); launches like this one are compared where they were snapshot and "
+                   "counted unchecked when that part is the same\n",
+                   c->kernel, c->site, category_words[c->blind], c->blind_reason);
+    }
+    log_reason(c->kernel, c->site, "not-checked", c->blind, c->blind_reason);
+    free_launch(c);
+    g_lock.unlock();
+    return;
+  }
   s->checked++;
   s->mismatches += r.count;
   if (r.count)

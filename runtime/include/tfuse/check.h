@@ -7,6 +7,11 @@
  *   if (::tfuse_rt::check_on()) {
  *     ::tfuse_rt::Check c("k", "file.cu:42", stream);
  *     c.track(ptr_arg, "name");        // each pointer argument
+ *     c.track_value(arg, "name");      // each argument of a class type
+ *     c.track_table(ptr_arg, "name");  // a pointer argument whose elements
+ *                                      // hold pointers the kernel writes through
+ *     c.track_symbol(var, "name");     // each __device__ variable it writes
+ *     c.blind(category, "why");        // what none of those reaches
  *     k__tf_orig<<<...>>>(...);         // the original
  *     c.original_done();
  *     k<<<...>>>(...);                  // the coarsened kernel
@@ -18,10 +23,16 @@
  * check_on() is true when the environment variable TFUSE_CHECK is set, not
  * empty and not "0"; it is one test of a flag that the library sets when the
  * program starts.  Check snapshots the whole device allocation behind each
- * writable pointer argument (pointers to const are not tracked), runs the
- * original, keeps what it wrote, restores the snapshot, runs the coarsened
- * kernel, and compares: see runtime/src/check.cpp for what is compared and
- * reported (on stderr, lines starting with "tfuse-check:").
+ * writable pointer argument (pointers to const are not tracked), behind
+ * each pointer found in the bytes of an argument of a class type, behind
+ * each pointer in a table argument's elements, and the range of each
+ * __device__ variable written; runs the original, keeps what it wrote,
+ * restores the snapshots, runs the coarsened kernel, and compares: see
+ * runtime/src/check.cpp for what is compared and reported (on stderr,
+ * lines starting with "tfuse-check:").  What tfuse found the kernel may
+ * write and none of these reaches is a blind spot (Check::blind): a launch
+ * with one is "not checked" (with that category) unless what was compared
+ * differs.
  *
  * The work is done by the C functions declared below, in the library
  * tfuse_check (libtfuse_check.a, or runtime/src/check.cpp; it needs -lcuda).
@@ -29,6 +40,7 @@
 #ifndef TFUSE_CHECK_H
 #define TFUSE_CHECK_H
 #include <cstddef>
+#include <type_traits>
 #include <cuda_runtime.h>
 
 extern "C" {
@@ -42,12 +54,37 @@ int tfuse_check_enabled_slow(void);
 /* Element kinds, for comparisons within TFUSE_CHECK_ULP. */
 enum { TFUSE_CHECK_BYTES = 0, TFUSE_CHECK_FLOAT = 1, TFUSE_CHECK_DOUBLE = 2 };
 
+/* Why a launch is not checked (counted per category in the summary). */
+enum {
+  TFUSE_CHECK_HOST_MEMORY = 0, /* a pointer argument not in a device allocation */
+  TFUSE_CHECK_UNTRACED = 1,    /* writes through a pointer tfuse cannot trace to what it tracks */
+  TFUSE_CHECK_UNNAMED = 2,     /* a __device__ variable written that the launch cannot name */
+  TFUSE_CHECK_TOO_MANY = 3,    /* more memory behind followed pointers than the check follows */
+  TFUSE_CHECK_CATEGORIES = 4
+};
+
 /* One checked launch, from begin to coarsened_done (which frees it). */
 typedef struct tfuse_check_launch tfuse_check_launch;
 
 tfuse_check_launch *tfuse_check_begin(const char *kernel, const char *site, cudaStream_t stream);
 void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind, size_t elem_size,
                        const char *arg);
+/* A pointer argument whose elements (elem_size bytes each) hold pointers:
+ * its allocation is snapshot, and so is each allocation a word of it points
+ * into (one level). */
+void tfuse_check_track_table(tfuse_check_launch *c, const void *p, size_t elem_size, int pointee_kind,
+                             size_t pointee_size, const char *arg);
+/* An argument's bytes (a struct passed by value): each pointer-aligned word
+ * that points into a device allocation has that allocation snapshot. */
+void tfuse_check_track_bytes(tfuse_check_launch *c, const void *v, size_t n, const char *arg);
+/* A __device__ variable: its n bytes at p (cudaGetSymbolAddress's answer,
+ * e its error); follow: its words are pointers to follow as a table's,
+ * to elements of pointee_kind and pointee_size. */
+void tfuse_check_track_symbol(tfuse_check_launch *c, const void *p, size_t n, cudaError_t e, int kind,
+                              size_t elem_size, int follow, int pointee_kind, size_t pointee_size,
+                              const char *name);
+/* A blind spot of this launch (a TFUSE_CHECK_* category, and what). */
+void tfuse_check_blind(tfuse_check_launch *c, int category, const char *detail);
 void tfuse_check_original_done(tfuse_check_launch *c);
 void tfuse_check_coarsened_done(tfuse_check_launch *c);
 /* Frees a launch whose coarsened_done was never called. */
@@ -72,6 +109,13 @@ template <> struct check_elem<volatile double> : check_elem<double> {};
 template <> struct check_elem<void> { enum { kind = TFUSE_CHECK_BYTES, size = 1 }; };
 template <> struct check_elem<volatile void> : check_elem<void> {};
 
+/* What an element that is a pointer points to (bytes for anything else). */
+template <class T> struct check_pointee : check_elem<void> {};
+template <class T> struct check_pointee<T *> : check_elem<typename std::remove_cv<T>::type> {};
+template <class T> struct check_pointee<T *const> : check_pointee<T *> {};
+template <class T> struct check_pointee<T *volatile> : check_pointee<T *> {};
+template <class T> struct check_pointee<T *const volatile> : check_pointee<T *> {};
+
 class Check {
 public:
   Check(const char *kernel, const char *site, cudaStream_t stream)
@@ -88,6 +132,37 @@ public:
   /* Pointers to const are not written: nothing to do. */
   template <class T> void track(const T *, const char *) {}
   void track(decltype(nullptr), const char *) {}
+
+  /* A pointer argument whose elements hold pointers the kernel writes
+   * through (a table, const or not): the table and what each entry points
+   * into are snapshot. */
+  template <class T> void track_table(T *p, const char *arg) {
+    tfuse_check_track_table(c_, (const void *)p, sizeof(T), check_pointee<T>::kind, check_pointee<T>::size, arg);
+  }
+  void track_table(decltype(nullptr), const char *) {}
+
+  /* An argument of any type: a pointer is tracked, a number has nothing to
+   * snapshot, anything else (a struct by value) has its bytes scanned for
+   * pointers into device allocations. */
+  template <class T> void track_value(T *p, const char *arg) { track(p, arg); }
+  template <class T> void track_value(const T &v, const char *arg) {
+    if (std::is_arithmetic<T>::value || std::is_enum<T>::value)
+      return;
+    tfuse_check_track_bytes(c_, (const void *)&v, sizeof(T), arg);
+  }
+
+  /* A __device__ variable the kernel writes (follow: it holds pointers the
+   * kernel writes through). */
+  template <class T> void track_symbol(const T &var, const char *name, bool follow = false) {
+    typedef typename std::remove_cv<typename std::remove_all_extents<T>::type>::type E;
+    void *p = 0;
+    cudaError_t e = cudaGetSymbolAddress(&p, var);
+    tfuse_check_track_symbol(c_, p, sizeof(T), e, check_elem<E>::kind, check_elem<E>::size, follow ? 1 : 0,
+                             check_pointee<E>::kind, check_pointee<E>::size, name);
+  }
+
+  /* What the kernel may write that none of the above reaches. */
+  void blind(int category, const char *detail) { tfuse_check_blind(c_, category, detail); }
 
   void original_done() { tfuse_check_original_done(c_); }
   void coarsened_done() {

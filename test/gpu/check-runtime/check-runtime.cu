@@ -22,6 +22,13 @@
  *            elements: 11 mismatches, more than the 10 lines printed
  *   hostarg  correct, but one writable argument is pageable host memory
  *            that the kernel never touches: cannot be snapshot, unchecked
+ *   structp  a struct argument by value holding the output pointer
+ *            (track_value): out[9] is 10 instead of 9, seen as bytes of
+ *            the allocation behind byte 0 of 'p' ('p@0', byte 38)
+ *   devacc   a __device__ float array accumulated (+=) (track_symbol):
+ *            element 3 gets 2 instead of 1 (a missing restore would give 3)
+ *   ptable   a table of 3 row pointers in device memory (track_table):
+ *            row 2, element 17 off by one, compared as floats ('tab[2]')
  *
  * The program checks the results of scale and axpy (which must be the same
  * with and without TFUSE_CHECK) and prints "check-runtime-program: results
@@ -159,6 +166,52 @@ __global__ void hostarg(unsigned int __tf_grid_x, float *out, float *scratch, in
     int i = b * blockDim.x + threadIdx.x;
     if (i < n)
       out[i] = 0.5f * i;
+  }
+}
+
+struct Params {
+  float *out; /* byte 0 */
+  int n;
+};
+__global__ void structp__tf_orig(Params p) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < p.n)
+    p.out[i] = (float)i;
+}
+__global__ void structp(unsigned int __tf_grid_x, Params p) {
+  FOR_LOGICAL_BLOCKS(b) {
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < p.n)
+      p.out[i] = (float)(i + (i == 9));
+  }
+}
+
+__device__ float d_acc[8];
+__global__ void devacc__tf_orig(int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < 8 && i < n)
+    d_acc[i] += 1.0f;
+}
+__global__ void devacc(unsigned int __tf_grid_x, int n) {
+  FOR_LOGICAL_BLOCKS(b) {
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < 8 && i < n)
+      d_acc[i] += i == 3 ? 2.0f : 1.0f;
+  }
+}
+
+__global__ void ptable__tf_orig(float *const *tab, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    for (int j = 0; j < 3; j++)
+      tab[j][i] = (float)(1000 * j + i);
+}
+__global__ void ptable(unsigned int __tf_grid_x, float *const *tab, int n) {
+  FOR_LOGICAL_BLOCKS(b) {
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < n)
+      for (int j = 0; j < 3; j++)
+        tab[j][i] = (float)(1000 * j + i + (j == 2 && i == 17));
   }
 }
 
@@ -334,8 +387,68 @@ int main(void) {
       hostarg<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), out, host_scratch, n);
     }
   }
+  /* structp<<<grid3, block>>>(p): the output pointer inside a struct. */
+  Params prm;
+  CUDA_CHECK(cudaMalloc(&prm.out, n3 * sizeof(float)));
+  prm.n = n3;
+  { const dim3 __tf_grid = (grid3);
+    if (::tfuse_rt::check_on()) {
+      const dim3 __tf_block = (block); const size_t __tf_smem = (0); const cudaStream_t __tf_stream = (0);
+      auto __tf_a0 = (prm);
+      ::tfuse_rt::Check __tf_check("structp", "check-runtime.cu:109", __tf_stream);
+      __tf_check.track_value(__tf_a0, "p");
+      structp__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(__tf_a0);
+      __tf_check.original_done();
+      structp<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_a0);
+      __tf_check.coarsened_done();
+    } else {
+      structp<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), prm);
+    }
+  }
+
+  /* devacc<<<grid3, block>>>(n3): writes the __device__ array d_acc. */
+  { const dim3 __tf_grid = (grid3);
+    if (::tfuse_rt::check_on()) {
+      const dim3 __tf_block = (block); const size_t __tf_smem = (0); const cudaStream_t __tf_stream = (0);
+      ::tfuse_rt::Check __tf_check("devacc", "check-runtime.cu:110", __tf_stream);
+      __tf_check.track_symbol(::d_acc, "d_acc");
+      devacc__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(n3);
+      __tf_check.original_done();
+      devacc<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), n3);
+      __tf_check.coarsened_done();
+    } else {
+      devacc<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), n3);
+    }
+  }
+
+  /* ptable<<<grid3, block>>>(tab, n3): rows reached through a device table. */
+  float *rows[3], **tab;
+  for (int j = 0; j < 3; j++)
+    CUDA_CHECK(cudaMalloc(&rows[j], n3 * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&tab, sizeof rows));
+  CUDA_CHECK(cudaMemcpy(tab, rows, sizeof rows, cudaMemcpyHostToDevice));
+  { const dim3 __tf_grid = (grid3);
+    if (::tfuse_rt::check_on()) {
+      const dim3 __tf_block = (block); const size_t __tf_smem = (0); const cudaStream_t __tf_stream = (0);
+      ::tfuse_rt::Check __tf_check("ptable", "check-runtime.cu:111", __tf_stream);
+      __tf_check.track_table(tab, "tab");
+      ptable__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(tab, n3);
+      __tf_check.original_done();
+      ptable<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), tab, n3);
+      __tf_check.coarsened_done();
+    } else {
+      ptable<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), tab, n3);
+    }
+  }
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
+  /* d_acc holds one accumulation (the coarsened kernel's), not two. */
+  float acc[8];
+  CUDA_CHECK(cudaMemcpyFromSymbol(acc, d_acc, sizeof acc));
+  if (acc[0] != 1.0f || acc[3] != 2.0f) {
+    std::printf("check-runtime-program: results WRONG: d_acc[0] %g (want 1), d_acc[3] %g (want 2)\n", acc[0], acc[3]);
+    return 1;
+  }
 
   /* The results of the correct pairs, the same with and without checking:
    * out2 = 3*in, y = in + 0.5*in (once, not twice), out = 0.5*i (hostarg). */

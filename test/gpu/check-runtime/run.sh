@@ -13,6 +13,9 @@
 #     10 per launch; the summary has one line per kernel in first-seen
 #     order; the pageable host argument is warned about and counted
 #     unchecked; the results are still right (snapshots restored);
+#     memory reached other than through a pointer argument is compared
+#     too: a struct argument's pointer, a __device__ array (accumulated:
+#     restored, so added once), a table of row pointers in device memory;
 #   - TFUSE_CHECK_ULP=1: the one-ulp float and double differences pass, the
 #     large float one, the int and the struct ones still fail;
 #   - TFUSE_CHECK_FATAL=1: exit status 1 right after the first launch with a
@@ -109,7 +112,10 @@ tfuse-check: kernel 'planted': 1 launch checked, 2 mismatches
 tfuse-check: kernel 'dplanted': 1 launch checked, 1 mismatch
 tfuse-check: kernel 'iplanted': 1 launch checked, 1 mismatch
 tfuse-check: kernel 'many': 1 launch checked, 11 mismatches
-tfuse-check: kernel 'hostarg': 0 launches checked, 0 mismatches, 1 unchecked
+tfuse-check: kernel 'hostarg': 0 launches checked, 0 mismatches, 1 unchecked (argument not in device memory: 1)
+tfuse-check: kernel 'structp': 1 launch checked, 1 mismatch
+tfuse-check: kernel 'devacc': 1 launch checked, 1 mismatch
+tfuse-check: kernel 'ptable': 1 launch checked, 1 mismatch
 EOF
 diff -u "$work/want.summary" "$work/on.summary" >&2 || fail "on: the summary differs"
 # The mismatch lines, with both values.
@@ -122,7 +128,12 @@ has on "^$M 'many' launched at check-runtime.cu:107: .*element 900 \(byte offset
 hasnt on "^$M 'many' .*element 1000 "
 [ "$(count on "^$M 'many'")" = 10 ] || fail "on: not 10 mismatch lines for 'many'"
 has on '^tfuse-check:   \.\.\. and 1 more mismatch in this launch$'
-[ "$(count on "^$M")" = 14 ] || fail "on: $(count on "^$M") mismatch lines, not 14"
+# Memory reached other than through a pointer argument: a struct's pointer,
+# a __device__ variable, a table of pointers in device memory.
+has on "^$M 'structp' launched at check-runtime.cu:109: argument 'p@0' ${A}[0-9]+ bytes\), element 38 \(byte offset 38\): original 16 \(0x10\), coarsened 32 \(0x20\)$"
+has on "^$M 'devacc' launched at check-runtime.cu:110: argument 'd_acc' ${A}32 bytes\), element 3 \(byte offset 12\): original 1 \(0x3f800000\), coarsened 2 \(0x40000000\)$"
+has on "^$M 'ptable' launched at check-runtime.cu:111: argument 'tab\[2\]' ${A}[0-9]+ bytes\), element 17 \(byte offset 68\): original 2017 \(0x44fc2000\), coarsened 2018 \(0x44fc4000\)$"
+[ "$(count on "^$M")" = 17 ] || fail "on: $(count on "^$M") mismatch lines, not 17"
 hasnt on "^$M '(scale|axpy|hostarg)'"
 has on "^tfuse-check: warning: kernel 'hostarg' launched at check-runtime.cu:108: argument 'scratch' \(0x[0-9a-f]+\) is not in a CUDA device allocation"
 [ "$(count on '^tfuse-check: warning:')" = 1 ] || fail "on: not exactly one warning"
@@ -163,9 +174,11 @@ python3 - "$log" >"$work/log.check" 2>&1 <<'PY' || { cat "$work/log.check" >&2; 
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 launches = [("scale", "identical")] * 3 + [("axpy", "identical"), ("planted", "differs"), ("dplanted", "differs"),
-                                          ("iplanted", "differs"), ("many", "differs"), ("hostarg", "not-checked")]
+                                          ("iplanted", "differs"), ("many", "differs"), ("hostarg", "not-checked"),
+                                          ("structp", "differs"), ("devacc", "differs"), ("ptable", "differs")]
 summary = {"scale": (3, 0, 0, 0), "axpy": (1, 0, 0, 0), "planted": (1, 2, 0, 1), "dplanted": (1, 1, 0, 1),
-           "iplanted": (1, 1, 0, 1), "many": (1, 11, 0, 1), "hostarg": (0, 0, 1, 0)}
+           "iplanted": (1, 1, 0, 1), "many": (1, 11, 0, 1), "hostarg": (0, 0, 1, 0),
+           "structp": (1, 1, 0, 1), "devacc": (1, 1, 0, 1), "ptable": (1, 1, 0, 1)}
 run = len(launches) + len(summary)
 assert len(lines) == 2 * run, "%d lines, not %d" % (len(lines), 2 * run)
 for r in (lines[:run], lines[run:]):
@@ -181,7 +194,8 @@ for r in (lines[:run], lines[run:]):
     assert r[7]["mismatches"] == 11 and r[7]["element"] == 0 and r[7]["byte_offset"] == 0, r[7]
     host = r[8]
     assert host["site"] == "check-runtime.cu:108" and "argument 'scratch'" in host["reason"] and \
-        "not in a CUDA device allocation" in host["reason"], host
+        "not in a CUDA device allocation" in host["reason"] and host["category"] == "host-memory", host
+    assert r[9]["argument"] == "p@0" and r[10]["argument"] == "d_acc" and r[11]["argument"] == "tab[2]", r[9:12]
     for l in r[len(launches):]:
         want = summary[l["kernel"]]
         got = (l["checked"], l["mismatches"], l["unchecked"], l["differing_launches"])

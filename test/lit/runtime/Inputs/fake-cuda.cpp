@@ -6,7 +6,9 @@
  * "Device" allocations are host blocks from cudaMalloc or fake_device_alloc,
  * known to cuMemGetAddressRange; any other pointer is CUDA_ERROR_NOT_FOUND.
  * fake_fail_next_launch(e) makes the next cudaGetLastError return e, as
- * after a failed launch.  With FAKE_CUDA_TRACE set, cudaMalloc and cudaFree
+ * after a failed launch.  cudaGetSymbolAddress answers a host variable's
+ * own address (the "device" variable is the host one), except for the
+ * variable given to fake_symbol_missing: cudaErrorInvalidSymbol.  With FAKE_CUDA_TRACE set, cudaMalloc and cudaFree
  * print a line each on stdout. */
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -33,6 +35,9 @@ void *fake_device_alloc(size_t size) {
 }
 
 void fake_fail_next_launch(cudaError_t e) { g_pending = e; }
+
+static const void *g_missing_symbol;
+void fake_symbol_missing(const void *sym) { g_missing_symbol = sym; }
 
 extern "C" {
 
@@ -76,8 +81,19 @@ const char *CUDARTAPI cudaGetErrorString(cudaError_t e) {
   case cudaSuccess: return "no error";
   case cudaErrorInvalidConfiguration: return "invalid configuration argument";
   case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+  case cudaErrorInvalidSymbol: return "invalid device symbol";
   default: return "some CUDA error";
   }
+}
+
+cudaError_t CUDARTAPI cudaGetSymbolAddress(void **p, const void *symbol) {
+  if (symbol == g_missing_symbol) {
+    *p = 0;
+    g_pending = cudaErrorInvalidSymbol; /* the runtime also records it as the last error */
+    return cudaErrorInvalidSymbol;
+  }
+  *p = (void *)symbol;
+  return cudaSuccess;
 }
 
 CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr dptr) {

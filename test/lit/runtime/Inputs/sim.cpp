@@ -4,7 +4,12 @@
  * comparisons and reports run without a GPU.  The cases mirror
  * test/gpu/check-runtime.
  *
- * usage: sim [all|launch-error|pending]    (default all) */
+ * `sim reach` makes the launches whose written memory is reached other than
+ * through a pointer argument: a struct of pointers by value, a table of
+ * pointers, a __device__ variable (a host one here), a blind spot, too many
+ * allocations behind a table, a variable without an address.
+ *
+ * usage: sim [all|launch-error|pending|reach]    (default all) */
 #include <tfuse/check.h>
 
 #include <cstdint>
@@ -14,6 +19,7 @@
 
 void *fake_device_alloc(size_t size);
 void fake_fail_next_launch(cudaError_t e);
+void fake_symbol_missing(const void *sym);
 
 template <class T> static T *dev(size_t n) { return (T *)fake_device_alloc(n * sizeof(T)); }
 
@@ -180,6 +186,102 @@ static int all(void) {
   return bad != 0;
 }
 
+/* ---- sim reach --------------------------------------------------------------- */
+
+struct Params {
+  float *out; /* byte 0 */
+  int n;      /* byte 8 */
+  float *acc; /* byte 16 */
+};
+
+static float g_sum[8];   /* stands for a __device__ float g_sum[8] */
+static int g_missing[2]; /* a variable cudaGetSymbolAddress does not know */
+
+/* A checked launch written as `tfuse -check` writes it, with `track` the
+ * calls between the Check and the original. */
+template <class T, class F, class G>
+static void launch_with(const char *kernel, const char *site, T track, F orig, G coarsened) {
+  if (tfuse_rt::check_on()) {
+    tfuse_rt::Check c(kernel, site, 0);
+    track(c);
+    orig();
+    c.original_done();
+    coarsened();
+    c.coarsened_done();
+  } else {
+    coarsened();
+  }
+}
+
+static int reach(void) {
+  const int n = 64;
+  Params p;
+  p.out = dev<float>(n);
+  p.n = n;
+  p.acc = dev<float>(n);
+  for (int i = 0; i < n; i++) p.out[i] = 0, p.acc[i] = 1.0f;
+
+  /* A struct of pointers by value, accumulating: restored, so acc is 1 + i once. */
+  launch_with("structacc", "sim.cpp:201", [&](tfuse_rt::Check &c) { c.track_value(p, "p"); },
+              [&] { for (int i = 0; i < p.n; i++) p.acc[i] += i; },
+              [&] { for (int i = 0; i < p.n; i++) p.acc[i] += i; });
+  /* ... with a planted difference at out[7] (byte 28 of the allocation). */
+  launch_with("structout", "sim.cpp:202", [&](tfuse_rt::Check &c) { c.track_value(p, "p"); },
+              [&] { for (int i = 0; i < p.n; i++) p.out[i] = 2.0f * i; },
+              [&] { for (int i = 0; i < p.n; i++) p.out[i] = 2.0f * i + (i == 7); });
+
+  /* A table of pointers in "device" memory: t[1][2] differs. */
+  float **t = dev<float *>(3);
+  for (int j = 0; j < 3; j++) {
+    t[j] = dev<float>(4);
+    for (int i = 0; i < 4; i++) t[j][i] = 0;
+  }
+  launch_with("table", "sim.cpp:203", [&](tfuse_rt::Check &c) { c.track_table(t, "t"); },
+              [&] { for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) t[j][i] += 1.0f; },
+              [&] { for (int j = 0; j < 3; j++) for (int i = 0; i < 4; i++) t[j][i] += 1.0f + (j == 1 && i == 2); });
+
+  /* A __device__ variable: float elements, g_sum[3] differs. */
+  launch_with("devvar", "sim.cpp:204", [&](tfuse_rt::Check &c) { c.track_symbol(g_sum, "g_sum"); },
+              [&] { for (int i = 0; i < 8; i++) g_sum[i] += 0.5f; },
+              [&] { for (int i = 0; i < 8; i++) g_sum[i] += i == 3 ? 0.25f : 0.5f; });
+
+  /* A blind spot, the compared part the same: not checked; and one where
+   * the compared part differs: a difference. */
+  float *o = dev<float>(4);
+  launch_with("blindsame", "sim.cpp:205",
+              [&](tfuse_rt::Check &c) {
+                c.track(o, "o");
+                c.blind(TFUSE_CHECK_UNTRACED, "a write through 'q', a pointer loaded from memory");
+              },
+              [&] { o[0] = 1; }, [&] { o[0] = 1; });
+  launch_with("blinddiff", "sim.cpp:206",
+              [&](tfuse_rt::Check &c) {
+                c.track(o, "o");
+                c.blind(TFUSE_CHECK_UNTRACED, "a write through 'q', a pointer loaded from memory");
+              },
+              [&] { o[0] = 1; }, [&] { o[0] = 2; });
+
+  /* A table of 70 pointers to 70 allocations: 64 followed, then a blind spot. */
+  int **many = dev<int *>(70);
+  for (int j = 0; j < 70; j++) many[j] = dev<int>(1);
+  launch_with("bigtable", "sim.cpp:207", [&](tfuse_rt::Check &c) { c.track_table(many, "m"); },
+              [&] { for (int j = 0; j < 70; j++) *many[j] = j; }, [&] { for (int j = 0; j < 70; j++) *many[j] = j; });
+
+  /* A variable without an address. */
+  fake_symbol_missing(g_missing);
+  launch_with("noaddr", "sim.cpp:208", [&](tfuse_rt::Check &c) { c.track_symbol(g_missing, "g_missing"); },
+              [&] { g_missing[0]++; }, [&] { g_missing[0]++; });
+
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += p.acc[i] != 1.0f + i;
+  for (int j = 0; j < 3; j++)
+    bad += t[0][j] != 1.0f || t[2][j] != 1.0f;
+  bad += g_sum[0] != 0.5f;
+  std::printf("sim: results %s\n", bad ? "WRONG" : "OK");
+  return bad != 0;
+}
+
 int main(int argc, char **argv) {
   setvbuf(stdout, 0, _IONBF, 0);
   const char *what = argc > 1 ? argv[1] : "all";
@@ -199,6 +301,8 @@ int main(int argc, char **argv) {
     std::printf("sim: went on\n");
     return 0;
   }
-  std::fprintf(stderr, "usage: sim [all|launch-error|pending]\n");
+  if (std::strcmp(what, "reach") == 0)
+    return reach();
+  std::fprintf(stderr, "usage: sim [all|launch-error|pending|reach]\n");
   return 2;
 }
