@@ -959,12 +959,19 @@ static const char *line_of(const Unit *u, unsigned off) {
   return arena_printf("%s:%d", path, line);
 }
 
+/* Where fn's arch_name is defined ("path:line"), and the macro through
+ * which it differs where that is another. */
+static const char *arch_place(const Unit *u, const Sym *fn) {
+  const char *at = fn->arch_where ? fn->arch_where : line_of(u, fn->arch_at);
+  return fn->arch_via ? arena_printf("%s, through '%s'", at, fn->arch_via) : at;
+}
+
 /* Why fn (arch_dependent) may be another function on the device, as the
  * end of a sentence naming fn. */
 static const char *arch_reason(Legal *L, const Sym *fn) {
   if (fn->arch_name)
     return arena_printf("which uses '%s' (%s), which is, or uses, what the device compilation defines differently "
-                        "from the host side tfuse reads", fn->arch_name, line_of(L->u, fn->arch_at));
+                        "from the host side tfuse reads", fn->arch_name, arch_place(L->u, fn));
   return "whose text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is compiled differently on the "
          "device: tfuse parses the host side and cannot see the device code";
 }
@@ -1705,7 +1712,7 @@ bool legality_check(Unit *u, Kernel *k) {
   if (L.ok && ks->arch_dependent) {
     if (ks->arch_name)
       refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "
-             "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, line_of(L.u, ks->arch_at));
+             "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, arch_place(L.u, ks));
     else
       refuse(&L, k->fn->begin, "the kernel's text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is "
              "compiled differently on the device: tfuse parses the host side and cannot see the device's code");
