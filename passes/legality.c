@@ -1694,11 +1694,33 @@ static bool check_grid_sync(Legal *L, Node *n) {
   return false;
 }
 
+/* Whether name is a function of the project's files (a helper whose call
+ * the walk refuses with its own reason). */
+static bool names_function(const Unit *u, const char *name) {
+  for (int i = 0; i < u->functions.len; i++) {
+    const Node *fn = u->functions.items[i];
+    if (fn->sym && fn->sym->name && !strcmp(fn->sym->name, name))
+      return true;
+  }
+  return false;
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   k->copy_tail = NULL;
   if (check_grid_sync(&L, k->fn->sym->body))
     return false;
+  /* The kernel's own text reaches what the device defines differently (a
+   * macro, a variable, a type: not a helper's call, refused by the walk
+   * with its reason): the host's reading is not the device's, so what the
+   * walk would find in it (a builtin in a macro the host's reading leaves
+   * unexpanded) is no reason of the kernel's; this one is. */
+  Sym *ks = k->fn->sym;
+  if (ks->arch_dependent && ks->arch_name && !names_function(u, ks->arch_name)) {
+    refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "
+           "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, arch_place(L.u, ks));
+    return false;
+  }
   k->copy_tail = copy_tail_of(&L);
   check_skipped_lines(&L, k->fn->sym->body);
   walk(&L, k->fn->sym->body);
@@ -1706,9 +1728,8 @@ bool legality_check(Unit *u, Kernel *k) {
   check_static_shared(&L);
   /* The kernel names what the device defines differently (target.c): a
    * call of a helper that does was refused above, with its reason; else
-   * the name is the kernel's own (a macro, a specialization the host does
-   * not see). */
-  Sym *ks = k->fn->sym;
+   * the name is the kernel's own (a specialization the host does not
+   * see). */
   if (L.ok && ks->arch_dependent) {
     if (ks->arch_name)
       refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "

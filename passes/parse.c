@@ -69,6 +69,7 @@ typedef struct {
   Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
   Vec macro_args; /* Node*: builtins spelled in a macro's argument (macro_arg_builtin, checked after the visit) */
   Vec member_scans; /* MemberScan*: the methods of each name a dependent member call named (one input) */
+  Vec targets;      /* TargetInput*: the two sides' readings (target.c), kept while the unit is */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -1638,6 +1639,16 @@ bool unit_load_body(Unit *u, Sym *fn) {
     return false;
   fn->fn_decl = f;
   fn->arch_dependent = tests_target(def);
+  /* What its text reaches, compared side by side (target.c). */
+  CXSourceRange r = clang_getCursorExtent(def);
+  CXFile fb, fe;
+  unsigned ob, oe;
+  clang_getFileLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+  clang_getFileLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+  size_t size = 0;
+  const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(clang_Cursor_getTranslationUnit(def), fb, &size) : NULL;
+  if (t && ob <= oe && oe <= size)
+    target_mark_external(u, fn, t, ob, oe);
   vec_push(&u->extern_functions, f);
   return true;
 }
@@ -2676,23 +2687,8 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   }
   fix_macro_ends(u);
   macro_arg_pastes(u);
-  Vec targets = {0};
-  target_inputs(u, p, opt, &targets);
-  target_mark(u, &targets);
-  for (int i = 0; i < targets.len; i++) {
-    TargetInput *ti = targets.items[i];
-    vec_free(&ti->host_skipped);
-    vec_free(&ti->device_skipped);
-    vec_free(&ti->host_decls);
-    vec_free(&ti->device_decls);
-    if (ti->macro_ctx)
-      free(((MacroTable *)ti->macro_ctx)->defs);
-    if (ti->differs_ctx)
-      free(((MacroSides *)ti->differs_ctx)->device->defs);
-    if (ti->device_unit)
-      clang_disposeTranslationUnit(ti->device_unit);
-  }
-  vec_free(&targets);
+  target_inputs(u, p, opt, &im->targets);
+  target_mark(u, &im->targets);
   return true;
 }
 
@@ -2784,6 +2780,20 @@ void parse_dispose(Unit *u) {
   Impl *im = impl_of(u);
   if (!im)
     return;
+  for (int i = 0; i < im->targets.len; i++) {
+    TargetInput *ti = im->targets.items[i];
+    vec_free(&ti->host_skipped);
+    vec_free(&ti->device_skipped);
+    vec_free(&ti->host_decls);
+    vec_free(&ti->device_decls);
+    if (ti->macro_ctx)
+      free(((MacroTable *)ti->macro_ctx)->defs);
+    if (ti->differs_ctx)
+      free(((MacroSides *)ti->differs_ctx)->device->defs);
+    if (ti->device_unit)
+      clang_disposeTranslationUnit(ti->device_unit);
+  }
+  vec_free(&im->targets);
   for (int i = 0; i < im->ntus; i++)
     if (im->tus[i])
       clang_disposeTranslationUnit(im->tus[i]);

@@ -1,13 +1,16 @@
 /* target: what the device compilation defines differently from the host
  * side that tfuse reads.
  *
- * Contract: requires, for each input whose project files test the
- * compilation target in a directive (target_tests), the ranges each side's
- * preprocessor skipped and the declarations each side saw (TargetInput,
- * filled by parse.c from a second, device-side parse for sm_90); provides
- * Sym.arch_dependent and Sym.arch_name on the functions of the project's
- * files that the host-side reading may get wrong, and the set of names the
- * target decides (target_name), which macros.c does not expand.
+ * Contract: requires, for each input whose files other than system headers
+ * name the compilation target or a predefined macro the sides differ in
+ * (target_tests), the ranges each side's preprocessor skipped, the
+ * declarations each side saw and a comparison of the two sides' macro
+ * definitions (TargetInput, filled by parse.c from a second, device-side
+ * parse for sm_90, kept while the unit is); provides Sym.arch_dependent and
+ * Sym.arch_name on the functions of the project's files, and on helpers
+ * outside them as they are read (target_mark_external), that the host-side
+ * reading may get wrong, and the set of names the target decides
+ * (target_name), which macros.c does not expand.
  *
  * parse.c reads CUDA host-side.  Code under a condition on the target
  * (`#ifdef __CUDA_ARCH__`, `#if __CUDA_ARCH__ >= 800`) may be another on the
@@ -26,7 +29,12 @@
  *     wrapper that launches a kernel using one is read right, host-side);
  *   - a function of the project's files whose text overlaps a target region
  *     or mentions a target name is arch_dependent: legality.c refuses a
- *     kernel that is, or that calls one.
+ *     kernel that is, or that calls one;
+ *   - whatever a function's text reaches through macros (theirs in turn)
+ *     and the project's declarations is compared side by side: a macro the
+ *     two sides define differently (another file or place, or another text
+ *     for a predefined one), whatever it is called, makes it arch_dependent
+ *     too ("what a function reaches", below).
  * Names are compared as spelled (an `f` of another scope counts too): a
  * refusal too many, never a kernel read wrong.  Text a declaration holds in
  * `__launch_bounds__(...)` is left out: a hint to the compiler, not what a
@@ -605,7 +613,6 @@ bool target_tests(const char *t, size_t len) {
   return false;
 }
 
-bool target_name(const Unit *u, const char *name, unsigned *at) { return name_has(u->target, name, at); }
 
 /* The skipped ranges of one side minus those of the other: where only the
  * other compiles, one range each. */
@@ -851,6 +858,7 @@ typedef struct {
   Vec active;        /* char*: the names being followed (a cycle reads as the same, for now) */
   NameSet decl_index; /* name -> 1 + its slot in decls */
   Vec decls;         /* Vec* of TargetDecl*, per name */
+  bool failed;       /* a device-side parse failed */
 } Reach;
 
 static bool reach_active(const Reach *r, const char *name) {
@@ -878,9 +886,9 @@ static int reach_differs(Reach *r, const char *name, const char *via, unsigned a
 /* Follows the identifiers of t[b, e) (but own); 1 if one reaches what the
  * sides define differently (*out: through what), 2 if one met a name still
  * being followed, else 0. */
-static int reach_text(Reach *r, unsigned b, unsigned e, const char *own, Differs **out) {
+static int reach_text(Reach *r, const char *t, unsigned b, unsigned e, const char *own, Differs **out) {
   Vec ids = {0};
-  idents(r->u->src->text, b, e, &ids, NULL);
+  idents(t, b, e, &ids, NULL);
   int res = 0;
   for (int k = 0; k < ids.len && res != 1; k++) {
     if (own && !strcmp(ids.items[k], own))
@@ -941,7 +949,7 @@ static int reach_name(Reach *r, const char *name, Differs **out) {
     for (int j = 0; j < list->len && res != 1; j++) {
       TargetDecl *d = list->items[j];
       Differs *inner;
-      int v = reach_text(r, d->begin, d->end, name, &inner);
+      int v = reach_text(r, r->u->src->text, d->begin, d->end, name, &inner);
       if (v == 1)
         res = reach_differs(r, name, inner->via, d->at, NULL, out);
       else if (v == 2)
@@ -954,89 +962,129 @@ static int reach_name(Reach *r, const char *name, Differs **out) {
   return res;
 }
 
-/* Marks each function of the project's files whose text reaches a macro
- * the two sides define differently (not yet marked by names_mark). */
-static void reach_mark(Unit *u, Vec *inputs) {
-  Reach r = {u, NULL, {0}, {0}, {0}, {0}, {0}, {0}};
-  Vec with = {0};
-  bool failed = false;
+/* Marks s (a function whose text is t[b, e)) arch_dependent if an
+ * identifier of its text reaches what the sides define differently. */
+static void reach_function(Reach *r, Sym *s, const char *t, unsigned b, unsigned e) {
+  Vec ids = {0}, offs = {0};
+  idents(t, b, e, &ids, &offs);
+  for (int k = 0; k < ids.len && !s->arch_dependent; k++) {
+    Differs *d;
+    if (strcmp(ids.items[k], s->name) && reach_name(r, ids.items[k], &d) == 1) {
+      s->arch_dependent = true;
+      s->arch_name = ids.items[k];
+      s->arch_at = d->at;
+      s->arch_where = d->at == ~0u ? d->where : NULL;
+      s->arch_via = strcmp(d->via, ids.items[k]) ? d->via : NULL;
+      s->arch_use = (unsigned)(uintptr_t)offs.items[k];
+    }
+  }
+  vec_free(&ids);
+  vec_free(&offs);
+}
+
+/* The state for what functions reach, kept while the unit is: a helper
+ * outside the project's files is read when an analysis needs it
+ * (target_mark_external). */
+static Reach *reach_new(Unit *u, Vec *inputs) {
+  Reach *r = calloc(1, sizeof *r);
+  r->u = u;
+  r->inputs = calloc(1, sizeof(Vec));
   for (int i = 0; i < inputs->len; i++) {
     TargetInput *in = inputs->items[i];
     if (in->macro_differs)
-      vec_push(&with, in);
-    failed |= in->device_failed;
+      vec_push(r->inputs, in);
+    r->failed |= in->device_failed;
   }
-  r.inputs = &with;
-  for (int i = 0; i < with.len; i++) {
-    TargetInput *in = with.items[i];
+  for (int i = 0; i < r->inputs->len; i++) {
+    TargetInput *in = r->inputs->items[i];
     for (int j = 0; j < in->host_decls.len; j++) {
       TargetDecl *d = in->host_decls.items[j];
       if (d->macro || d->function || d->host_only || d->begin == ~0u || d->begin >= d->end)
         continue;
       unsigned slot;
-      if (!name_has(&r.decl_index, d->name, &slot)) {
-        vec_push(&r.decls, calloc(1, sizeof(Vec)));
-        slot = (unsigned)r.decls.len;
-        name_add(&r.decl_index, d->name, slot);
+      if (!name_has(&r->decl_index, d->name, &slot)) {
+        vec_push(&r->decls, calloc(1, sizeof(Vec)));
+        slot = (unsigned)r->decls.len;
+        name_add(&r->decl_index, d->name, slot);
       }
-      vec_push(r.decls.items[slot - 1], d);
+      vec_push(r->decls.items[slot - 1], d);
     }
   }
-  const char *t = u->src->text;
-  for (int i = 0; i < u->functions.len; i++) {
-    Node *fn = u->functions.items[i];
-    Sym *s = fn->sym;
-    if (!s || s->arch_dependent || s->host_only)
-      continue;
-    if (failed) { /* without the device's reading, any macro may be another */
-      s->arch_dependent = true;
-      continue;
-    }
-    if (!with.len)
-      continue;
-    Vec ids = {0}, offs = {0};
-    idents(t, fn->begin, fn->end, &ids, &offs);
-    for (int k = 0; k < ids.len && !s->arch_dependent; k++) {
-      Differs *d;
-      if (strcmp(ids.items[k], s->name) && reach_name(&r, ids.items[k], &d) == 1) {
-        s->arch_dependent = true;
-        s->arch_name = ids.items[k];
-        s->arch_at = d->at;
-        s->arch_where = d->at == ~0u ? d->where : NULL;
-        s->arch_via = strcmp(d->via, ids.items[k]) ? d->via : NULL;
-        s->arch_use = (unsigned)(uintptr_t)offs.items[k];
-      }
-    }
-    vec_free(&ids);
-    vec_free(&offs);
-  }
-  for (int i = 0; i < r.decls.len; i++) {
-    vec_free(r.decls.items[i]);
-    free(r.decls.items[i]);
-  }
-  vec_free(&r.decls);
-  vec_free(&r.info);
-  vec_free(&r.active);
-  vec_free(&with);
-  free(r.same.keys);
-  free(r.same.at);
-  free(r.differs.keys);
-  free(r.differs.at);
-  free(r.decl_index.keys);
-  free(r.decl_index.at);
+  return r;
 }
 
+static void reach_free(Reach *r) {
+  if (!r)
+    return;
+  for (int i = 0; i < r->decls.len; i++) {
+    vec_free(r->decls.items[i]);
+    free(r->decls.items[i]);
+  }
+  vec_free(&r->decls);
+  vec_free(&r->info);
+  vec_free(&r->active);
+  vec_free(r->inputs);
+  free(r->inputs);
+  free(r->same.keys);
+  free(r->same.at);
+  free(r->differs.keys);
+  free(r->differs.at);
+  free(r->decl_index.keys);
+  free(r->decl_index.at);
+  free(r);
+}
+
+/* Marks s, a function of the project's files or a helper outside them
+ * (not yet arch_dependent), by what its text t[b, e) reaches. */
+static void reach_mark_one(Reach *r, Sym *s, const char *t, unsigned b, unsigned e) {
+  if (!s || s->arch_dependent || s->host_only)
+    return;
+  if (r->failed) /* without the device's reading, any macro may be another */
+    s->arch_dependent = true;
+  else if (r->inputs->len)
+    reach_function(r, s, t, b, e);
+}
+
+/* The state target.c keeps in Unit.target. */
+typedef struct {
+  NameSet *names; /* the target names (names_mark), or NULL */
+  Reach *reach;
+} TargetState;
+
 void target_mark(Unit *u, Vec *inputs) {
+  TargetState *st = calloc(1, sizeof *st);
+  u->target = NULL;
   names_mark(u, inputs);
-  reach_mark(u, inputs);
+  st->names = u->target;
+  st->reach = reach_new(u, inputs);
+  u->target = st;
+  for (int i = 0; i < u->functions.len; i++) {
+    Node *fn = u->functions.items[i];
+    reach_mark_one(st->reach, fn->sym, u->src->text, fn->begin, fn->end);
+  }
+}
+
+void target_mark_external(Unit *u, Sym *fn, const char *t, unsigned b, unsigned e) {
+  TargetState *st = u->target;
+  if (st && st->reach)
+    reach_mark_one(st->reach, fn, t, b, e);
+}
+
+bool target_name(const Unit *u, const char *name, unsigned *at) {
+  const TargetState *st = u->target;
+  return st && name_has(st->names, name, at);
 }
 
 void target_dispose(Unit *u) {
-  NameSet *s = u->target;
-  if (!s)
+  TargetState *st = u->target;
+  if (!st)
     return;
-  free(s->keys);
-  free(s->at);
-  free(s);
+  if (st->names) {
+    free(st->names->keys);
+    free(st->names->at);
+    free(st->names);
+  }
+  reach_free(st->reach);
+  free(st);
   u->target = NULL;
 }

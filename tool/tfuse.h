@@ -619,6 +619,10 @@ bool target_tests(const char *t, size_t len);
  * macros, CCCL's _CCCL_DEVICE_COMPILATION...). */
 bool target_text_tests(const char *t, unsigned b, unsigned e);
 void target_mark(Unit *u, Vec *inputs);
+/* Marks fn, a helper outside the project's files whose text is t[b, e)
+ * (read when an analysis needs it), as target_mark marks the project's
+ * functions by what their text reaches. */
+void target_mark_external(Unit *u, Sym *fn, const char *t, unsigned b, unsigned e);
 /* Whether the target decides name (defined in a target region, or
  * mentioning such a name); *at: where it is defined. */
 bool target_name(const Unit *u, const char *name, unsigned *at);
