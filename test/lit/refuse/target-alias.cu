@@ -6,12 +6,13 @@
 // defined in terms of such a macro (DEV_GID), NV_IF_TARGET with an
 // architecture, a configuration header outside the root (not a project
 // file: no name of it is read as the target's, only the expansion is
-// compared) and a predefined macro the sides differ in (LDBL_DIG: the
-// device's long double is a double).  Each such kernel is refused at the
-// name its text uses, with the definition the device reads and the macro
-// through which it differs.  Macros that differ but that a kernel does
-// not reach (HOST_TAG, used by main only; CFG_LANE by no kernel) refuse
-// nothing: `plain` and `same_cfg` are coarsened, in both modes.
+// compared), with a helper of its own, and a predefined macro the sides
+// differ in (LDBL_DIG: the device's long double is a double).  Each such
+// kernel is refused at the name its text uses, with the definition the
+// device reads and the macro through which it differs.  A macro that
+// differs but that no kernel reaches (HOST_TAG, used by main only) refuses
+// nothing: `plain` and `same_cfg` (a macro of the same header that does not
+// differ) are coarsened, in both modes.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 -mode thread -skip-unsafe -all-kernels %t.in.cu -o %t.thread.cu -- -I%S/Inputs 2> %t.thread.err
@@ -23,13 +24,14 @@
 // RUN: FileCheck --check-prefixes=OUT,BLOCK %s < %t.block.cu
 // RUN: %nvcc-check %t.block.cu -I%S/Inputs
 
-// ERR-DAG: :[[#@LINE+49]]:12: warning: kernel 'by_alias' left unchanged: 'GID' ({{.*}}.in.cu:[[#@LINE+23]]) is, or uses, what the device compilation defines differently from the host side tfuse reads: the kernel's reading may be wrong
-// ERR-DAG: :[[#@LINE+52]]:12: warning: kernel 'by_flag' left unchanged: 'LANE' ({{.*}}.in.cu:[[#@LINE+33]]) is, or uses, what the device compilation defines differently
-// ERR-DAG: :[[#@LINE+55]]:12: warning: kernel 'by_derived' left unchanged: 'DEV_GID' ({{.*}}.in.cu:[[#@LINE+36]]) is, or uses, what the device compilation defines differently
-// ERR-DAG: :[[#@LINE+58]]:7: warning: kernel 'by_if' left unchanged: 'ARCH_NUM' ({{.*}}.in.cu:[[#@LINE+38]]) is, or uses, what the device compilation defines differently
-// ERR-DAG: :[[#@LINE+61]]:1: warning: kernel 'by_nv_target' left unchanged: the kernel's text tests the compilation target
-// ERR-DAG: :[[#@LINE+67]]:12: warning: kernel 'by_config' left unchanged: 'MY_LANE' ({{.*}}.in.cu:[[#@LINE+40]], through 'CFG_LANE') is, or uses, what the device compilation defines differently
-// ERR-DAG: :[[#@LINE+70]]:16: warning: kernel 'by_long_double' left unchanged: 'LDBL_DIG' ({{.*}}float.h:{{[0-9]+}}, through '__LDBL_DIG__') is, or uses, what the device compilation defines differently
+// ERR-DAG: :[[#@LINE+50]]:12: warning: kernel 'by_alias' left unchanged: 'GID' ({{.*}}.in.cu:[[#@LINE+24]]) is, or uses, what the device compilation defines differently from the host side tfuse reads: the kernel's reading may be wrong
+// ERR-DAG: :[[#@LINE+53]]:12: warning: kernel 'by_flag' left unchanged: 'LANE' ({{.*}}.in.cu:[[#@LINE+34]]) is, or uses, what the device compilation defines differently
+// ERR-DAG: :[[#@LINE+56]]:12: warning: kernel 'by_derived' left unchanged: 'DEV_GID' ({{.*}}.in.cu:[[#@LINE+37]]) is, or uses, what the device compilation defines differently
+// ERR-DAG: :[[#@LINE+59]]:7: warning: kernel 'by_if' left unchanged: 'ARCH_NUM' ({{.*}}.in.cu:[[#@LINE+39]]) is, or uses, what the device compilation defines differently
+// ERR-DAG: :[[#@LINE+62]]:1: warning: kernel 'by_nv_target' left unchanged: the kernel's text tests the compilation target
+// ERR-DAG: :[[#@LINE+68]]:12: warning: kernel 'by_config' left unchanged: 'MY_LANE' ({{.*}}.in.cu:[[#@LINE+41]], through 'CFG_LANE') is, or uses, what the device compilation defines differently
+// ERR-DAG: :[[#@LINE+75]]:16: warning: kernel 'by_long_double' left unchanged: 'LDBL_DIG' ({{.*}}float.h:{{[0-9]+}}, through '__LDBL_DIG__') is, or uses, what the device compilation defines differently
+// ERR-DAG: :[[#@LINE+70]]:12: warning: kernel 'by_config_helper' left unchanged: call to 'cfg_lane_of', which uses 'CFG_LANE' ({{.*}}target-alias-config.h:8), which is, or uses, what the device compilation defines differently
 // ERR-NOT: kernel 'plain' left unchanged
 // ERR-NOT: kernel 'same_cfg' left unchanged
 
@@ -97,6 +99,10 @@ __global__ void by_config(int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = MY_LANE;
 }
+__global__ void by_config_helper(int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = cfg_lane_of();
+}
 __global__ void by_long_double(int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = i + LDBL_DIG;
@@ -117,6 +123,7 @@ int main() {
   by_if<<<2, 64>>>(0);
   by_nv_target<<<2, 64>>>(0);
   by_config<<<2, 64>>>(0);
+  by_config_helper<<<2, 64>>>(0);
   by_long_double<<<2, 64>>>(0);
   plain<<<2, 64>>>(0);
   same_cfg<<<2, 64>>>(0);

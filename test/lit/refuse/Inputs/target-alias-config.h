@@ -10,4 +10,5 @@
 #define CFG_LANE 0
 #endif
 #define CFG_SAME(i) ((i) & 31)
+__device__ inline unsigned cfg_lane_of() { return CFG_LANE; }
 #endif
