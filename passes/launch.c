@@ -51,8 +51,24 @@ typedef struct {
   unsigned b, e;
 } Span;
 
-/* Splits the text between `<<<` and `>>>` at top-level commas. */
-static int split_config(const Source *src, unsigned b, unsigned e, Span *parts, int max) {
+/* Whether the comma at off lies inside one of the arguments the parse
+ * found (args, spelled in [b, e)): `f<A, B>` and `a < b, c > d` read
+ * alike as text, and only the parse tells a template's arguments from two
+ * of the list's. */
+static bool inside_arg(Node *const *args, int nargs, unsigned b, unsigned e, unsigned off) {
+  for (int i = 0; i < nargs; i++) {
+    const Node *a = args[i];
+    if (a && !a->in_macro && !arg_is_default(a) && a->begin >= b && a->end <= e && a->begin < off && off < a->end)
+      return true;
+  }
+  return false;
+}
+
+/* Splits the text of a list, between `<<<` and `>>>` or a call's
+ * parentheses, at its top-level commas outside the arguments args (those
+ * the parse found, nargs of them; none: the text alone). */
+static int split_config(const Source *src, unsigned b, unsigned e, Node *const *args, int nargs, Span *parts,
+                        int max) {
   const char *t = src->text;
   int n = 0, depth = 0;
   unsigned start = b;
@@ -67,7 +83,7 @@ static int split_config(const Source *src, unsigned b, unsigned e, Span *parts, 
       depth++;
     else if (c == ')' || c == ']' || c == '}')
       depth--;
-    else if (c == ',' && depth == 0) {
+    else if (c == ',' && depth == 0 && !inside_arg(args, nargs, b, e, i)) {
       if (n < max)
         parts[n++] = (Span){start, i};
       start = i + 1;
@@ -1093,7 +1109,8 @@ static int launch_parts(Unit *u, Node *call, Kernel *k, unsigned *cbp, unsigned 
     }
     ce = (unsigned)(close - t);
   }
-  int np = split_config(u->src, cb, ce, parts, 4);
+  int first = call_first_arg(cfg);
+  int np = split_config(u->src, cb, ce, cfg->kid + first, cfg->nkid - first, parts, 4);
   if (np < 2) {
     error_at(call->begin, "launch of '%s' needs a grid and a block%s", k->sym->name, "");
     return 0;
@@ -1111,7 +1128,8 @@ static int launch_arg_texts(Unit *u, Node *call, unsigned ce, Span *out, int max
     lp++;
   if (lp >= call->end || source_skip_space(src, lp + 1) >= call->end - 1)
     return 0;
-  return split_config(src, lp + 1, call->end - 1, out, max);
+  return split_config(src, lp + 1, call->end - 1, call->nkid > 2 ? call->kid + 2 : NULL,
+                      call->nkid > 2 ? call->nkid - 2 : 0, out, max);
 }
 
 static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el) {
@@ -1344,7 +1362,8 @@ static ApiCall api_call_of(const Unit *u, Node *n, const Kernel *k) {
   if (e <= lp + 1 || t[e - 1] != ')')
     return c;
   Span parts[API_MAX_ARGS];
-  c.nargs = split_config(src, lp + 1, e - 1, parts, API_MAX_ARGS);
+  int first = call_first_arg(p);
+  c.nargs = split_config(src, lp + 1, e - 1, p->kid + first, p->nkid - first, parts, API_MAX_ARGS);
   for (int i = 0; i < c.nargs; i++)
     c.args[i] = trimmed(src, parts[i]);
   /* The kernel's name must lie in the kernel argument's text. */

@@ -995,12 +995,19 @@ static const char *line_of(const Unit *u, unsigned off) {
   return arena_printf("%s:%d", path, line);
 }
 
+/* Where fn's arch_name is defined ("path:line"), and the macro through
+ * which it differs where that is another. */
+static const char *arch_place(const Unit *u, const Sym *fn) {
+  const char *at = fn->arch_where ? fn->arch_where : line_of(u, fn->arch_at);
+  return fn->arch_via ? arena_printf("%s, through '%s'", at, fn->arch_via) : at;
+}
+
 /* Why fn (arch_dependent) may be another function on the device, as the
  * end of a sentence naming fn. */
 static const char *arch_reason(Legal *L, const Sym *fn) {
   if (fn->arch_name)
     return arena_printf("which uses '%s' (%s), which is, or uses, what the device compilation defines differently "
-                        "from the host side tfuse reads", fn->arch_name, line_of(L->u, fn->arch_at));
+                        "from the host side tfuse reads", fn->arch_name, arch_place(L->u, fn));
   return "whose text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is compiled differently on the "
          "device: tfuse parses the host side and cannot see the device code";
 }
@@ -1768,11 +1775,33 @@ static void check_constructs(Legal *L) {
   vec_free(&seen);
 }
 
+/* Whether name is a function of the project's files (a helper whose call
+ * the walk refuses with its own reason). */
+static bool names_function(const Unit *u, const char *name) {
+  for (int i = 0; i < u->functions.len; i++) {
+    const Node *fn = u->functions.items[i];
+    if (fn->sym && fn->sym->name && !strcmp(fn->sym->name, name))
+      return true;
+  }
+  return false;
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   k->copy_tail = NULL;
   if (check_grid_sync(&L, k->fn->sym->body))
     return false;
+  /* The kernel's own text reaches what the device defines differently (a
+   * macro, a variable, a type: not a helper's call, refused by the walk
+   * with its reason): the host's reading is not the device's, so what the
+   * walk would find in it (a builtin in a macro the host's reading leaves
+   * unexpanded) is no reason of the kernel's; this one is. */
+  Sym *ks = k->fn->sym;
+  if (ks->arch_dependent && ks->arch_name && !names_function(u, ks->arch_name)) {
+    refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "
+           "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, arch_place(L.u, ks));
+    return false;
+  }
   k->copy_tail = copy_tail_of(&L);
   check_skipped_lines(&L, k->fn->sym->body);
   check_constructs(&L);
@@ -1781,13 +1810,12 @@ bool legality_check(Unit *u, Kernel *k) {
   check_static_shared(&L);
   /* The kernel names what the device defines differently (target.c): a
    * call of a helper that does was refused above, with its reason; else
-   * the name is the kernel's own (a macro, a specialization the host does
-   * not see). */
-  Sym *ks = k->fn->sym;
+   * the name is the kernel's own (a specialization the host does not
+   * see). */
   if (L.ok && ks->arch_dependent) {
     if (ks->arch_name)
       refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "
-             "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, line_of(L.u, ks->arch_at));
+             "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, arch_place(L.u, ks));
     else
       refuse(&L, k->fn->begin, "the kernel's text tests the compilation target (__CUDA_ARCH__, NV_IF_TARGET) or is "
              "compiled differently on the device: tfuse parses the host side and cannot see the device's code");

@@ -69,6 +69,7 @@ typedef struct {
   Vec macro_ends; /* Node*: extents that end inside a macro use (fixed after the visit) */
   Vec macro_args; /* Node*: builtins spelled in a macro's argument (macro_arg_builtin, checked after the visit) */
   Vec member_scans; /* MemberScan*: the methods of each name a dependent member call named (one input) */
+  Vec targets;      /* TargetInput*: the two sides' readings (target.c), kept while the unit is */
 } Impl;
 
 static Impl *impl_of(const Unit *u) { return u->impl; }
@@ -1655,6 +1656,16 @@ bool unit_load_body(Unit *u, Sym *fn) {
     return false;
   fn->fn_decl = f;
   fn->arch_dependent = tests_target(def);
+  /* What its text reaches, compared side by side (target.c). */
+  CXSourceRange r = clang_getCursorExtent(def);
+  CXFile fb, fe;
+  unsigned ob, oe;
+  clang_getFileLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+  clang_getFileLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+  size_t size = 0;
+  const char *t = fb && fe && clang_File_isEqual(fb, fe) ? clang_getFileContents(clang_Cursor_getTranslationUnit(def), fb, &size) : NULL;
+  if (t && ob <= oe && oe <= size)
+    target_mark_external(u, fn, t, ob, oe);
   vec_push(&u->extern_functions, f);
   return true;
 }
@@ -2320,6 +2331,121 @@ static int macro_body_of(void *ctx, const char *name, Vec *toks) {
   return 1;
 }
 
+/* The two sides' macro tables, for TargetInput.macro_differs. */
+typedef struct {
+  Impl *im;
+  MacroTable *host, *device;
+} MacroSides;
+
+/* Where name's definitions lie in mt (sorted by name): [*lo, *hi). */
+static void macro_range(const MacroTable *mt, const char *name, size_t *lo, size_t *hi) {
+  size_t a = 0, b = mt->n;
+  while (a < b) {
+    size_t mid = (a + b) / 2;
+    if (strcmp(mt->defs[mid].name, name) < 0)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  *lo = a;
+  for (b = a; b < mt->n && !strcmp(mt->defs[b].name, name);)
+    b++;
+  *hi = b;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* One side's definitions of name, each as one string (its file and place,
+ * and its tokens), sorted, joined; NULL if that side has none.  ids (if
+ * given): the identifiers of the replacement lists, parameters aside; *at,
+ * *where: a definition's place (a project offset, else ~0u; "path:line"). */
+static char *macro_signature(Impl *im, const MacroTable *mt, const char *name, Vec *ids, unsigned *at,
+                             const char **where) {
+  size_t lo, hi;
+  macro_range(mt, name, &lo, &hi);
+  if (lo == hi)
+    return NULL;
+  char **sigs = calloc(hi - lo, sizeof *sigs);
+  size_t nsig = 0;
+  char *predefined = NULL; /* the last predefined definition's text: the one in force */
+  unsigned predefined_off = 0;
+  for (size_t i = lo; i < hi; i++) {
+    CXCursor d = mt->defs[i].def;
+    CXFile f = NULL;
+    unsigned line = 0, off = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(d), &f, &line, NULL, &off);
+    const char *path = "";
+    if (f) {
+      CXString fn = clang_getFileName(f);
+      path = clang_getCString(fn) ? arena_strdup(clang_getCString(fn)) : "";
+      clang_disposeString(fn);
+      const char *real = real_path(path);
+      if (real)
+        path = real;
+    }
+    int nt;
+    char **t = token_spellings(d, &nt);
+    Buf b = {0};
+    /* A file's definition by its place (the texts are the same on both
+     * sides); a predefined one, whose buffer differs between the sides, by
+     * its text. */
+    if (f)
+      buf_printf(&b, "%s:%u", path, off);
+    bool params = clang_Cursor_isMacroFunctionLike(d);
+    buf_printf(&b, "%s", params ? "(" : "");
+    for (int k = 1; k < nt; k++) {
+      buf_printf(&b, " %s", t[k]);
+      if (params) {
+        params = strcmp(t[k], ")") != 0;
+        continue;
+      }
+      if (ids && ((t[k][0] >= 'a' && t[k][0] <= 'z') || (t[k][0] >= 'A' && t[k][0] <= 'Z') || t[k][0] == '_'))
+        vec_push(ids, t[k]);
+    }
+    char *sig = arena_strdup(b.data ? b.data : "");
+    buf_free(&b);
+    if (!f) {
+      if (!predefined || off >= predefined_off) {
+        predefined = sig;
+        predefined_off = off;
+      }
+    } else {
+      sigs[nsig++] = sig;
+    }
+    if (i == lo && at) {
+      Source *pf = f ? project_file_of(im, path) : NULL;
+      *at = pf && off <= pf->len ? pf->base + off : ~0u;
+      *where = f ? arena_printf("%s:%u", pf ? pf->path : path, line) : "a predefined macro";
+    }
+  }
+  qsort(sigs, nsig, sizeof *sigs, cmp_str);
+  Buf b = {0};
+  if (predefined)
+    buf_printf(&b, "predefined%s\n", predefined);
+  for (size_t i = 0; i < nsig; i++)
+    buf_printf(&b, "%s\n", sigs[i]);
+  free(sigs);
+  char *out = arena_strdup(b.data ? b.data : "");
+  buf_free(&b);
+  return out;
+}
+
+/* TargetInput.macro_differs over the two sides' tables. */
+static int macro_differs_of(void *ctx, const char *name, Vec *ids, unsigned *at, const char **where) {
+  MacroSides *ms = ctx;
+  unsigned hat = ~0u, dat = ~0u;
+  const char *hwhere = NULL, *dwhere = NULL;
+  char *h = macro_signature(ms->im, ms->host, name, ids, &hat, &hwhere);
+  char *d = macro_signature(ms->im, ms->device, name, NULL, &dat, &dwhere);
+  if (!h && !d)
+    return -1;
+  bool differ = !h || !d || strcmp(h, d);
+  /* The device's definition named first where they differ. */
+  *at = differ && d ? dat : hat;
+  *where = differ && d ? dwhere : hwhere;
+  return differ;
+}
+
 typedef struct {
   Impl *im;
   Vec *out;           /* TargetDecl* */
@@ -2458,22 +2584,43 @@ static enum CXChildVisitResult target_decl_visit(CXCursor c, CXCursor parent, CX
       d->at = at;
       d->macro = macro;
       d->host_only = !macro && host_only_function(c);
+      d->function = k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
+                    k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
       vec_push(sc->out, d);
     }
   }
   return enter ? CXChildVisit_Recurse : CXChildVisit_Continue;
 }
 
-/* For each input whose project files test the target in a directive: the
- * host's skipped ranges and declarations, and the device side's, from a
- * device-side parse of the input with the same texts (target.c). */
+typedef struct {
+  CXTranslationUnit tu;
+  bool tests;
+} MentionScan;
+
+/* Whether an included file, not a system header, names what the sides may
+ * define differently (target_tests). */
+static void mention_visit(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  (void)depth;
+  MentionScan *sc = data;
+  if (sc->tests || clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0)))
+    return;
+  size_t size = 0;
+  const char *text = clang_getFileContents(sc->tu, included, &size);
+  sc->tests = text && target_tests(text, size);
+}
+
+/* For each input whose files (the input, the headers it includes that are
+ * no system headers, in the project or not) name what the two sides may
+ * define differently (target_tests): the host's skipped ranges and
+ * declarations, and the device side's, from a device-side parse of the
+ * input with the same texts (target.c). */
 static void target_inputs(Unit *u, Project *p, const Options *opt, Vec *out) {
   Impl *im = impl_of(u);
   for (int t = 0; t < im->ntus; t++) {
-    bool tests = false;
-    for (int i = 0; i < im->tu_files[t].len && !tests; i++)
-      tests = target_tests(((Reach *)im->tu_files[t].items[i])->file);
-    if (!tests)
+    MentionScan ms = {im->tus[t], getenv("TFUSE_ALWAYS_DEVICE") != NULL};
+    clang_getInclusions(im->tus[t], mention_visit, &ms);
+    if (!ms.tests)
       continue;
     TargetInput *ti = arena_alloc(sizeof *ti);
     for (int i = 0; i < im->tu_skipped[t].len; i++)
@@ -2499,9 +2646,16 @@ static void target_inputs(Unit *u, Project *p, const Options *opt, Vec *out) {
     if (dtu) {
       set_tu(im, t); /* the device unit's files are its own */
       skipped_ranges(im, dtu, &ti->device_skipped);
-      DeclScan ds = {im, &ti->device_decls, NULL, &device_elsewhere};
+      MacroTable *dmt = arena_alloc(sizeof *dmt);
+      DeclScan ds = {im, &ti->device_decls, dmt, &device_elsewhere};
       clang_visitChildren(clang_getTranslationUnitCursor(dtu), target_decl_visit, &ds);
-      clang_disposeTranslationUnit(dtu);
+      if (dmt->n > 1)
+        qsort(dmt->defs, dmt->n, sizeof *dmt->defs, cmp_macro_def);
+      MacroSides *ms = arena_alloc(sizeof *ms);
+      *ms = (MacroSides){im, mt, dmt};
+      ti->macro_differs = macro_differs_of;
+      ti->differs_ctx = ms;
+      ti->device_unit = dtu; /* the tables' cursors are its own: disposed after target_mark */
     }
     vec_free(&host_elsewhere);
     vec_free(&device_elsewhere);
@@ -2550,19 +2704,8 @@ bool parse_project(Unit *u, Project *p, const Options *opt) {
   }
   fix_macro_ends(u);
   macro_arg_pastes(u);
-  Vec targets = {0};
-  target_inputs(u, p, opt, &targets);
-  target_mark(u, &targets);
-  for (int i = 0; i < targets.len; i++) {
-    TargetInput *ti = targets.items[i];
-    vec_free(&ti->host_skipped);
-    vec_free(&ti->device_skipped);
-    vec_free(&ti->host_decls);
-    vec_free(&ti->device_decls);
-    if (ti->macro_ctx)
-      free(((MacroTable *)ti->macro_ctx)->defs);
-  }
-  vec_free(&targets);
+  target_inputs(u, p, opt, &im->targets);
+  target_mark(u, &im->targets);
   return true;
 }
 
@@ -2654,6 +2797,20 @@ void parse_dispose(Unit *u) {
   Impl *im = impl_of(u);
   if (!im)
     return;
+  for (int i = 0; i < im->targets.len; i++) {
+    TargetInput *ti = im->targets.items[i];
+    vec_free(&ti->host_skipped);
+    vec_free(&ti->device_skipped);
+    vec_free(&ti->host_decls);
+    vec_free(&ti->device_decls);
+    if (ti->macro_ctx)
+      free(((MacroTable *)ti->macro_ctx)->defs);
+    if (ti->differs_ctx)
+      free(((MacroSides *)ti->differs_ctx)->device->defs);
+    if (ti->device_unit)
+      clang_disposeTranslationUnit(ti->device_unit);
+  }
+  vec_free(&im->targets);
   for (int i = 0; i < im->ntus; i++)
     if (im->tus[i])
       clang_disposeTranslationUnit(im->tus[i]);

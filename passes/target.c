@@ -1,13 +1,16 @@
 /* target: what the device compilation defines differently from the host
  * side that tfuse reads.
  *
- * Contract: requires, for each input whose project files test the
- * compilation target in a directive (target_tests), the ranges each side's
- * preprocessor skipped and the declarations each side saw (TargetInput,
- * filled by parse.c from a second, device-side parse for sm_90); provides
- * Sym.arch_dependent and Sym.arch_name on the functions of the project's
- * files that the host-side reading may get wrong, and the set of names the
- * target decides (target_name), which macros.c does not expand.
+ * Contract: requires, for each input whose files other than system headers
+ * name the compilation target or a predefined macro the sides differ in
+ * (target_tests), the ranges each side's preprocessor skipped, the
+ * declarations each side saw and a comparison of the two sides' macro
+ * definitions (TargetInput, filled by parse.c from a second, device-side
+ * parse for sm_90, kept while the unit is); provides Sym.arch_dependent and
+ * Sym.arch_name on the functions of the project's files, and on helpers
+ * outside them as they are read (target_mark_external), that the host-side
+ * reading may get wrong, and the set of names the target decides
+ * (target_name), which macros.c does not expand.
  *
  * parse.c reads CUDA host-side.  Code under a condition on the target
  * (`#ifdef __CUDA_ARCH__`, `#if __CUDA_ARCH__ >= 800`) may be another on the
@@ -26,7 +29,12 @@
  *     wrapper that launches a kernel using one is read right, host-side);
  *   - a function of the project's files whose text overlaps a target region
  *     or mentions a target name is arch_dependent: legality.c refuses a
- *     kernel that is, or that calls one.
+ *     kernel that is, or that calls one;
+ *   - whatever a function's text reaches through macros (theirs in turn)
+ *     and the project's declarations is compared side by side: a macro the
+ *     two sides define differently (another file or place, or another text
+ *     for a predefined one), whatever it is called, makes it arch_dependent
+ *     too ("what a function reaches", below).
  * Names are compared as spelled (an `f` of another scope counts too): a
  * refusal too many, never a kernel read wrong.  Text a declaration holds in
  * `__launch_bounds__(...)` is left out: a hint to the compiler, not what a
@@ -578,18 +586,33 @@ static void declared_in_text(const char *t, unsigned b, unsigned e, NameSet *out
 
 /* ---- the pass ---- */
 
-bool target_tests(const Source *f) {
-  const char *t = f->text;
-  for (unsigned ls = 0; ls < f->len; ls = line_end(t, (unsigned)f->len, ls) + 1) {
-    unsigned kw;
-    const char *d = directive_of(t, (unsigned)f->len, ls, &kw);
-    if (d && (opens(d) || continues(d)) && target_text_tests(t, kw, line_end(t, (unsigned)f->len, ls)))
-      return true;
+/* What the two sides' predefined macros differ in besides the target
+ * marks (clang's x86-64 host and NVPTX device: the device's `long double` is
+ * a double, its alignment 8, no errno, no PIC), and <cfloat>'s names for
+ * the first. */
+static const char *const predefined_marks[] = {"LDBL_", "__SIZEOF_LONG_DOUBLE__", "__BIGGEST_ALIGNMENT__",
+                                               "__BITINT_MAXWIDTH__", "__NO_MATH_ERRNO__", "__PIC__", "__PIE__",
+                                               "__pic__", "__pie__", "__code_model", "__cpp_threadsafe_static_init"};
+
+bool target_tests(const char *t, size_t len) {
+  if (target_text_tests(t, 0, (unsigned)len))
+    return true;
+  for (unsigned i = 0; i < len;) {
+    unsigned j = past_comment(t, i, (unsigned)len);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    for (size_t m = 0; m < sizeof predefined_marks / sizeof *predefined_marks; m++) {
+      size_t n = strlen(predefined_marks[m]);
+      if (t[i] == predefined_marks[m][0] && i + n <= len && !strncmp(t + i, predefined_marks[m], n))
+        return true;
+    }
+    i++;
   }
   return false;
 }
 
-bool target_name(const Unit *u, const char *name, unsigned *at) { return name_has(u->target, name, at); }
 
 /* The skipped ranges of one side minus those of the other: where only the
  * other compiles, one range each. */
@@ -622,7 +645,9 @@ static void only_in(const Vec *a, const Vec *b, Vec *out) {
   }
 }
 
-void target_mark(Unit *u, Vec *inputs) {
+/* The target names and regions (above): Sym.arch_dependent through what
+ * one side declares that the other does not. */
+static void names_mark(Unit *u, Vec *inputs) {
   const Source *src = u->src;
   const char *t = src->text;
   NameSet *names = calloc(1, sizeof *names);
@@ -802,12 +827,264 @@ void target_mark(Unit *u, Vec *inputs) {
   u->target = names;
 }
 
-void target_dispose(Unit *u) {
-  NameSet *s = u->target;
-  if (!s)
+/* ---- what a function reaches, side by side ----
+ *
+ * A function's text is the same on both sides (a range one side skips in
+ * it is a region, above); what the preprocessor makes of it is not where a
+ * macro it expands, or one that macro's text expands in turn, is defined
+ * differently (`#define APP_ARCH __CUDA_ARCH__`, `#if APP_ARCH >= 800`
+ * defining GID one way and `#else` another: GID's definitions differ; an
+ * alias of an alias: the innermost differs).  So every identifier of the
+ * function's text is followed: a macro to its replacement lists (the
+ * host's), a declaration of the project's files other than a function (a
+ * variable, a type: its text) to its identifiers; a macro the two sides
+ * define differently (by file, place and text: TargetInput.macro_differs)
+ * makes the function arch_dependent, naming the identifier of its text
+ * that reaches it.  Whatever the macros are called: no list of names.  A
+ * macro the function does not reach is never compared. */
+
+typedef struct {
+  const char *via;   /* the macro the two sides define differently */
+  unsigned at;       /* where the name followed is defined: a project offset, else ~0u */
+  const char *where; /* ... as "path:line" where at is ~0u, or NULL */
+} Differs;
+
+typedef struct {
+  const Unit *u;
+  Vec *inputs;       /* TargetInput*, those with a device-side parse */
+  NameSet same;      /* names whose reach is the same on both sides */
+  NameSet differs;   /* names whose reach is not: 1 + their slot in info */
+  Vec info;          /* Differs* */
+  Vec active;        /* char*: the names being followed (a cycle reads as the same, for now) */
+  NameSet decl_index; /* name -> 1 + its slot in decls */
+  Vec decls;         /* Vec* of TargetDecl*, per name */
+  bool failed;       /* a device-side parse failed */
+} Reach;
+
+static bool reach_active(const Reach *r, const char *name) {
+  for (int i = 0; i < r->active.len; i++)
+    if (!strcmp(r->active.items[i], name))
+      return true;
+  return false;
+}
+
+static int reach_name(Reach *r, const char *name, Differs **out);
+
+/* Records that name's reach differs, through what `via` says. */
+static int reach_differs(Reach *r, const char *name, const char *via, unsigned at, const char *where,
+                         Differs **out) {
+  Differs *d = arena_alloc(sizeof *d);
+  d->via = via;
+  d->at = at;
+  d->where = where;
+  vec_push(&r->info, d);
+  name_add(&r->differs, name, (unsigned)r->info.len);
+  *out = d;
+  return 1;
+}
+
+/* Follows the identifiers of t[b, e) (but own); 1 if one reaches what the
+ * sides define differently (*out: through what), 2 if one met a name still
+ * being followed, else 0. */
+static int reach_text(Reach *r, const char *t, unsigned b, unsigned e, const char *own, Differs **out) {
+  Vec ids = {0};
+  idents(t, b, e, &ids, NULL);
+  int res = 0;
+  for (int k = 0; k < ids.len && res != 1; k++) {
+    if (own && !strcmp(ids.items[k], own))
+      continue;
+    int v = reach_name(r, ids.items[k], out);
+    res = v == 1 ? 1 : v == 2 ? 2 : res;
+  }
+  vec_free(&ids);
+  return res;
+}
+
+/* 1 if what name expands to, or its declaration's text, reaches a macro
+ * the sides define differently (*out: how), 2 if the answer waits on a
+ * name being followed (not remembered), 0 if not. */
+static int reach_name(Reach *r, const char *name, Differs **out) {
+  unsigned slot;
+  if (name_has(&r->differs, name, &slot)) {
+    *out = r->info.items[slot - 1];
+    return 1;
+  }
+  if (name_has(&r->same, name, NULL) || is_keyword(name))
+    return 0;
+  if (reach_active(r, name))
+    return 2;
+  if (r->active.len > 400) /* a chain this long is read no further: as differing */
+    return reach_differs(r, name, name, ~0u, "a chain of definitions tfuse does not follow this far", out);
+  vec_push(&r->active, (void *)name);
+  int res = 0;
+  Vec ids = {0};
+  unsigned at = ~0u;
+  const char *where = NULL;
+  for (int i = 0; i < r->inputs->len && res != 1; i++) {
+    TargetInput *in = r->inputs->items[i];
+    unsigned a = ~0u;
+    const char *w = NULL;
+    int v = in->macro_differs(in->differs_ctx, name, &ids, &a, &w);
+    if (v >= 0 && where == NULL) {
+      at = a;
+      where = w;
+    }
+    if (v == 1)
+      res = reach_differs(r, name, name, a, w, out);
+  }
+  for (int k = 0; k < ids.len && res != 1; k++) {
+    if (!strcmp(ids.items[k], name))
+      continue; /* a macro's own name in its text is not expanded again */
+    Differs *inner;
+    int v = reach_name(r, ids.items[k], &inner);
+    if (v == 1)
+      res = reach_differs(r, name, inner->via, at, where, out);
+    else if (v == 2)
+      res = 2;
+  }
+  vec_free(&ids);
+  unsigned ds;
+  if (res != 1 && name_has(&r->decl_index, name, &ds)) {
+    Vec *list = r->decls.items[ds - 1];
+    for (int j = 0; j < list->len && res != 1; j++) {
+      TargetDecl *d = list->items[j];
+      Differs *inner;
+      int v = reach_text(r, r->u->src->text, d->begin, d->end, name, &inner);
+      if (v == 1)
+        res = reach_differs(r, name, inner->via, d->at, NULL, out);
+      else if (v == 2)
+        res = 2;
+    }
+  }
+  r->active.len--;
+  if (res == 0)
+    name_add(&r->same, name, 0);
+  return res;
+}
+
+/* Marks s (a function whose text is t[b, e)) arch_dependent if an
+ * identifier of its text reaches what the sides define differently. */
+static void reach_function(Reach *r, Sym *s, const char *t, unsigned b, unsigned e) {
+  Vec ids = {0}, offs = {0};
+  idents(t, b, e, &ids, &offs);
+  for (int k = 0; k < ids.len && !s->arch_dependent; k++) {
+    Differs *d;
+    if (strcmp(ids.items[k], s->name) && reach_name(r, ids.items[k], &d) == 1) {
+      s->arch_dependent = true;
+      s->arch_name = ids.items[k];
+      s->arch_at = d->at;
+      s->arch_where = d->at == ~0u ? d->where : NULL;
+      s->arch_via = strcmp(d->via, ids.items[k]) ? d->via : NULL;
+      s->arch_use = (unsigned)(uintptr_t)offs.items[k];
+    }
+  }
+  vec_free(&ids);
+  vec_free(&offs);
+}
+
+/* The state for what functions reach, kept while the unit is: a helper
+ * outside the project's files is read when an analysis needs it
+ * (target_mark_external). */
+static Reach *reach_new(Unit *u, Vec *inputs) {
+  Reach *r = calloc(1, sizeof *r);
+  r->u = u;
+  r->inputs = calloc(1, sizeof(Vec));
+  for (int i = 0; i < inputs->len; i++) {
+    TargetInput *in = inputs->items[i];
+    if (in->macro_differs)
+      vec_push(r->inputs, in);
+    r->failed |= in->device_failed;
+  }
+  for (int i = 0; i < r->inputs->len; i++) {
+    TargetInput *in = r->inputs->items[i];
+    for (int j = 0; j < in->host_decls.len; j++) {
+      TargetDecl *d = in->host_decls.items[j];
+      if (d->macro || d->function || d->host_only || d->begin == ~0u || d->begin >= d->end)
+        continue;
+      unsigned slot;
+      if (!name_has(&r->decl_index, d->name, &slot)) {
+        vec_push(&r->decls, calloc(1, sizeof(Vec)));
+        slot = (unsigned)r->decls.len;
+        name_add(&r->decl_index, d->name, slot);
+      }
+      vec_push(r->decls.items[slot - 1], d);
+    }
+  }
+  return r;
+}
+
+static void reach_free(Reach *r) {
+  if (!r)
     return;
-  free(s->keys);
-  free(s->at);
-  free(s);
+  for (int i = 0; i < r->decls.len; i++) {
+    vec_free(r->decls.items[i]);
+    free(r->decls.items[i]);
+  }
+  vec_free(&r->decls);
+  vec_free(&r->info);
+  vec_free(&r->active);
+  vec_free(r->inputs);
+  free(r->inputs);
+  free(r->same.keys);
+  free(r->same.at);
+  free(r->differs.keys);
+  free(r->differs.at);
+  free(r->decl_index.keys);
+  free(r->decl_index.at);
+  free(r);
+}
+
+/* Marks s, a function of the project's files or a helper outside them
+ * (not yet arch_dependent), by what its text t[b, e) reaches. */
+static void reach_mark_one(Reach *r, Sym *s, const char *t, unsigned b, unsigned e) {
+  if (!s || s->arch_dependent || s->host_only)
+    return;
+  if (r->failed) /* without the device's reading, any macro may be another */
+    s->arch_dependent = true;
+  else if (r->inputs->len)
+    reach_function(r, s, t, b, e);
+}
+
+/* The state target.c keeps in Unit.target. */
+typedef struct {
+  NameSet *names; /* the target names (names_mark), or NULL */
+  Reach *reach;
+} TargetState;
+
+void target_mark(Unit *u, Vec *inputs) {
+  TargetState *st = calloc(1, sizeof *st);
+  u->target = NULL;
+  names_mark(u, inputs);
+  st->names = u->target;
+  st->reach = reach_new(u, inputs);
+  u->target = st;
+  for (int i = 0; i < u->functions.len; i++) {
+    Node *fn = u->functions.items[i];
+    reach_mark_one(st->reach, fn->sym, u->src->text, fn->begin, fn->end);
+  }
+}
+
+void target_mark_external(Unit *u, Sym *fn, const char *t, unsigned b, unsigned e) {
+  TargetState *st = u->target;
+  if (st && st->reach)
+    reach_mark_one(st->reach, fn, t, b, e);
+}
+
+bool target_name(const Unit *u, const char *name, unsigned *at) {
+  const TargetState *st = u->target;
+  return st && name_has(st->names, name, at);
+}
+
+void target_dispose(Unit *u) {
+  TargetState *st = u->target;
+  if (!st)
+    return;
+  if (st->names) {
+    free(st->names->keys);
+    free(st->names->at);
+    free(st->names);
+  }
+  reach_free(st->reach);
+  free(st);
   u->target = NULL;
 }

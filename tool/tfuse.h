@@ -439,6 +439,10 @@ struct Sym {
   const char *arch_name; /* SYM_FUNC, arch_dependent through a name (target.c): that name, else NULL */
   unsigned arch_at;      /* ... where the target defines it, in the project's text */
   unsigned arch_use;     /* ... where the function's text names it */
+  const char *arch_where; /* ... where the target defines it, as "path:line", where arch_at is no place in the
+                             project's text (a system header's macro), else NULL */
+  const char *arch_via;   /* ... the macro the device expands differently, where the name reaches it through
+                             others' text (GID through APP_ARCH), else NULL */
   void *ext_def;       /* SYM_FUNC: parse.c's handle on a definition outside the project's files */
   /* Analysis state (reset per kernel). */
   bool varying;     /* uniform.c: may differ between the K copies */
@@ -594,6 +598,7 @@ typedef struct {
   bool macro;          /* a #define */
   bool host_only;      /* a function the device cannot call (neither __device__ nor __global__, not constexpr, its
                           return type written out): what its body mentions never reaches device code */
+  bool function;       /* a function (its body is read as the function's own, Sym.arch_dependent) */
 } TargetDecl;
 
 typedef struct {
@@ -606,14 +611,30 @@ typedef struct {
    * -1 another (function-like, or several that differ). */
   int (*macro_body)(void *ctx, const char *name, Vec *toks);
   void *macro_ctx;
+  /* Whether the two sides define a macro differently: -1 neither defines
+   * it, 0 both alike (the same definitions: file, place and text), 1 not;
+   * the identifiers of the host's replacement lists (parameters aside)
+   * appended to ids; *at, *where: the differing definition's place, the
+   * device's first (a project offset, else ~0u; "path:line").  NULL
+   * without a device-side parse. */
+  int (*macro_differs)(void *ctx, const char *name, Vec *ids, unsigned *at, const char **where);
+  void *differs_ctx;
+  void *device_unit; /* parse.c's device-side translation unit, while target_mark runs */
 } TargetInput;
 
-bool target_tests(const Source *f);
+/* Whether text, comments aside, names what the two sides may define
+ * differently: the target's marks (target_text_tests) or a predefined
+ * macro whose value differs between clang's host and device. */
+bool target_tests(const char *t, size_t len);
 /* Whether t[b, e), comments aside, names what tests the target
  * (__CUDA_ARCH__, __NVPTX__, NV_IF_TARGET and <nv/target>'s other
  * macros, CCCL's _CCCL_DEVICE_COMPILATION...). */
 bool target_text_tests(const char *t, unsigned b, unsigned e);
 void target_mark(Unit *u, Vec *inputs);
+/* Marks fn, a helper outside the project's files whose text is t[b, e)
+ * (read when an analysis needs it), as target_mark marks the project's
+ * functions by what their text reaches. */
+void target_mark_external(Unit *u, Sym *fn, const char *t, unsigned b, unsigned e);
 /* Whether the target decides name (defined in a target region, or
  * mentioning such a name); *at: where it is defined. */
 bool target_name(const Unit *u, const char *name, unsigned *at);
