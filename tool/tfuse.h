@@ -699,6 +699,7 @@ struct Kernel {
                             blockDim.x / K is a multiple of 32 (every copy of a warp is a whole logical warp) */
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
   int indirect_launches; /* launch.c: launches through pointers dispatching to it, or the runtime's launch functions */
+  int original_uses;     /* launch.c: queries and setters of the runtime that name the kept original (kernel_apis) */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */
