@@ -655,15 +655,21 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     break;
   }
   case N_LAMBDA:
-    /* Its parameters (renamed with their uses where they vary) and body
-     * only: the implicit captures of `[=]` are references located at the
-     * `=`, with no name to rename; a return in the body leaves the lambda,
-     * not the copy. */
+    /* Its explicit captures (`[x, &y]`, an init-capture's own name: each
+     * renamed with its variable, as the body's uses are), init-captures'
+     * initializers, parameters (renamed with their uses where they vary)
+     * and body: the implicit captures of `[=]` are references located at
+     * the `=`, with no name to rename, and a `[x]` capture's copy is at
+     * the capture's name; a return in the body leaves the lambda, not the
+     * copy. */
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
+      if (k->kind == N_OTHER && k->captured && sym_is_renamed(k->captured) && !k->in_macro && k->loc >= b &&
+          k->loc < e && !strncmp(F->src->text + k->loc, k->captured->name, strlen(k->captured->name)))
+        add_site(sites, k->loc, (unsigned)strlen(k->captured->name), (char *)copy_name(F, k->captured, c));
       if (k->kind == N_PARAM && sym_is_renamed(k->sym) && k->loc >= b && k->loc < e)
         add_site(sites, k->loc, (unsigned)strlen(k->sym->name), (char *)copy_name(F, k->sym, c));
-      if (k->kind == N_PARAM || i == n->nkid - 1)
+      if (k->kind == N_PARAM || i == n->nkid - 1 || lambda_capture_init(F->src->text, n, k))
         collect(F, k, b, e, c, 0, sites);
     }
     return;
