@@ -38,6 +38,7 @@ inline unsigned int grid_extent(dim3 grid, int d) { return component(grid, d); }
  * refuses one that does). */
 inline unsigned int coarsen_cluster(unsigned int c, unsigned int k) { return c % k == 0 ? c / k : 1u; }
 
+#if CUDART_VERSION >= 11080
 /* cudaLaunchKernelEx in block mode: the configuration's attributes copied
  * into `to`, which the configuration then points at, each cluster
  * dimension (and preferred cluster dimension) coarsened along d. */
@@ -61,15 +62,19 @@ inline void coarsen_cluster_attrs(cudaLaunchConfig_t &cfg, LaunchAttrs &to, int 
     if (at.id == cudaLaunchAttributeClusterDimension) {
       unsigned int &c = d == 0 ? at.val.clusterDim.x : d == 1 ? at.val.clusterDim.y : at.val.clusterDim.z;
       c = coarsen_cluster(c, k);
-    } else if (at.id == cudaLaunchAttributePreferredClusterDimension) {
+    }
+#if CUDART_VERSION >= 12080
+    else if (at.id == cudaLaunchAttributePreferredClusterDimension) {
       unsigned int &c = d == 0   ? at.val.preferredClusterDim.x
                         : d == 1 ? at.val.preferredClusterDim.y
                                  : at.val.preferredClusterDim.z;
       c = coarsen_cluster(c, k);
     }
+#endif
   }
   cfg.attrs = to.a;
 }
+#endif
 
 /* Thread mode: K logical threads per thread along d.  The block extent
  * must divide by K (CUDA programming guide: blockDim is fixed per launch,
