@@ -42,6 +42,16 @@ bool node_has_side_effects(const Node *n) {
   return false;
 }
 
+bool lambda_capture_init(const char *text, const Node *lam, const Node *k) {
+  if (k->kind == N_PARAM || k == lam->kid[lam->nkid - 1] || k->kind == N_OTHER)
+    return false;
+  for (int i = 0; i < lam->nkid; i++)
+    if (lam->kid[i]->captured && lam->kid[i]->loc == k->loc)
+      return false;
+  return !(k->kind == N_DECL_REF && k->sym && k->sym->name &&
+           strncmp(text + k->loc, k->sym->name, strlen(k->sym->name)));
+}
+
 Node *node_find_var(Node *n, const Sym *s) {
   if (n->kind == N_VAR && n->sym == s)
     return n;

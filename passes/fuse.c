@@ -655,15 +655,21 @@ static void collect(Fuse *F, Node *n, unsigned b, unsigned e, Copy c, int ret_la
     break;
   }
   case N_LAMBDA:
-    /* Its parameters (renamed with their uses where they vary) and body
-     * only: the implicit captures of `[=]` are references located at the
-     * `=`, with no name to rename; a return in the body leaves the lambda,
-     * not the copy. */
+    /* Its explicit captures (`[x, &y]`, an init-capture's own name: each
+     * renamed with its variable, as the body's uses are), init-captures'
+     * initializers, parameters (renamed with their uses where they vary)
+     * and body: the implicit captures of `[=]` are references located at
+     * the `=`, with no name to rename, and a `[x]` capture's copy is at
+     * the capture's name; a return in the body leaves the lambda, not the
+     * copy. */
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
+      if (k->kind == N_OTHER && k->captured && sym_is_renamed(k->captured) && !k->in_macro && k->loc >= b &&
+          k->loc < e && !strncmp(F->src->text + k->loc, k->captured->name, strlen(k->captured->name)))
+        add_site(sites, k->loc, (unsigned)strlen(k->captured->name), (char *)copy_name(F, k->captured, c));
       if (k->kind == N_PARAM && sym_is_renamed(k->sym) && k->loc >= b && k->loc < e)
         add_site(sites, k->loc, (unsigned)strlen(k->sym->name), (char *)copy_name(F, k->sym, c));
-      if (k->kind == N_PARAM || i == n->nkid - 1)
+      if (k->kind == N_PARAM || i == n->nkid - 1 || lambda_capture_init(F->src->text, n, k))
         collect(F, k, b, e, c, 0, sites);
     }
     return;
@@ -2205,6 +2211,55 @@ static void rescale_launch_bounds(Fuse *F, Node *fn, EditList *el) {
   }
 }
 
+/* Block mode: the kernel's `__cluster_dims__(x[, y[, z]])` says how many
+ * blocks a cluster holds, and the grid must be a multiple of it; the grid
+ * of merged blocks is 1/K of the original's, so along a coarsened
+ * dimension the extent c becomes c / K where K divides c (the clusters
+ * hold the original's logical blocks), else 1 (::tfuse_rt::coarsen_cluster,
+ * the same rule for cudaLaunchKernelEx's cluster attribute).  The kernel
+ * reads nothing of its cluster (legality.c refuses it), so the cluster
+ * only groups blocks for the scheduler. */
+static void rescale_cluster_dims(Fuse *F, Node *fn, EditList *el) {
+  const char *t = F->src->text;
+  const char *kw = "__cluster_dims__";
+  size_t kwlen = strlen(kw);
+  for (unsigned p = fn->begin; p + kwlen < fn->loc; p++) {
+    if (strncmp(t + p, kw, kwlen) != 0)
+      continue;
+    unsigned open = source_skip_space(F->src, p + (unsigned)kwlen);
+    if (t[open] != '(')
+      return;
+    unsigned close = text_match(F->src, open, fn->loc) - 1;
+    unsigned a = open + 1;
+    for (int d = 0; d < 3 && a < close; d++) {
+      unsigned e = a;
+      int depth = 0;
+      for (; e < close; e++) {
+        if (t[e] == '(' || t[e] == '[' || t[e] == '{')
+          depth++;
+        else if (t[e] == ')' || t[e] == ']' || t[e] == '}')
+          depth--;
+        else if (t[e] == ',' && depth == 0)
+          break;
+      }
+      unsigned b = source_skip_space(F->src, a), x = e;
+      while (x > b && (t[x - 1] == ' ' || t[x - 1] == '\t' || t[x - 1] == '\n'))
+        x--;
+      if (F->kd[d] > 1 && x > b) {
+        char *arg = arena_strndup(t + b, x - b);
+        char *end;
+        long c = strtol(arg, &end, 10);
+        int K = F->kd[d];
+        char *text = (*end == 0 && c > 0) ? arena_printf("%ld", c % K == 0 ? c / K : 1)
+                                          : arena_printf("((%s) %% %d == 0 ? (%s) / %d : 1)", arg, K, arg, K);
+        edit_replace(el, b, x - b, text);
+      }
+      a = e + 1;
+    }
+    return;
+  }
+}
+
 bool fuse_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   Fuse F = {.u = u, .k = k, .src = u->src, .K = k->p.factor, .multi = params_multi(&k->p)};
   F.all = F.multi ? params_dims(&k->p) : 1u << k->p.dim;
@@ -2317,6 +2372,7 @@ bool fuse_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   if (k->p.mode == MODE_THREAD)
     rescale_launch_bounds(&F, fn, el);
   if (k->p.mode == MODE_BLOCK) {
+    rescale_cluster_dims(&F, fn, el);
     add_grid_param(&F, fn, el);
     for (int i = 0; i < u->fn_decls.len; i++) {
       Node *decl = u->fn_decls.items[i];

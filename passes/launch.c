@@ -1215,39 +1215,47 @@ static bool is_address_use(const Node *n) {
 
 /* ---- the runtime's functions that take a kernel ----
  *
- * What each means for the logical kernel, and what tfuse makes of it
- * (K: the factor, the product of the factors with several dimensions):
- * - cudaFuncSetCacheConfig, cudaFuncSetSharedMemConfig: hints about the
- *   kernel that runs, the coarsened one: as written.
- * - cudaFuncGetAttributes: block mode keeps each block's threads, so the
- *   coarsened kernel's maxThreadsPerBlock is the largest logical block a
- *   launch may use, and its static shared size with the launch's dynamic
- *   size is what a launch gets: as written.  Not where the kernel's dynamic
- *   shared memory is divided among the logical blocks (a size derived from
- *   sharedSizeBytes would not fit K times): refused.  Thread mode: a launch
- *   divides the block by K, so maxThreadsPerBlock is the coarsened kernel's
- *   times K, at most 1024 (a logical block the original could have run):
- *     [&]() -> cudaError_t { cudaFuncAttributes *__tf_fa = (&a);
- *       const cudaError_t __tf_e = cudaFuncGetAttributes(__tf_fa, k);
- *       if (__tf_e == cudaSuccess) __tf_fa->maxThreadsPerBlock = min(.. * K, 1024 / K * K);
+ * (K: the factor, the product of the factors with several dimensions.)
+ * A query answers for the kernel it is given, and the program picks its
+ * launches from the answers (a block size from
+ * cudaOccupancyMaxPotentialBlockSize, a grid from the blocks per
+ * multiprocessor): the answers must be those the original kernel gives.
+ * So a query names the original, kept in the output as `k__tf_orig`
+ * (-factor auto: its original variant, `k__tf_k1`), and answers as without
+ * tfuse; the launch it picks is rewritten as any other (and fails with the
+ * runtime's error, or a check of the prelude's, where the coarsened kernel
+ * cannot run it):
+ * - cudaFuncGetAttributes, cudaFuncGetParamInfo, and the occupancy
+ *   calculators (cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags],
+ *   cudaOccupancyMaxPotentialBlockSize[VariableSMem][WithFlags],
+ *   cudaOccupancyAvailableDynamicSMemPerBlock,
+ *   cudaOccupancyMaxPotentialClusterSize, cudaOccupancyMaxActiveClusters),
+ *   C and template forms alike:
+ *     cudaOccupancyMaxPotentialBlockSize(&g, &b, k__tf_orig, 0, 0)
+ * - cudaFuncGetName: thread mode as written (the coarsened kernel keeps the
+ *   original's name and parameters); block mode refused (the coarsened
+ *   kernel takes the grid extents first, and the kept original is renamed,
+ *   so neither has the original's mangled name).
+ * A setter must reach the kernel that runs and the original the queries
+ * read (and -check launches):
+ * - cudaFuncSetCacheConfig, cudaFuncSetSharedMemConfig, cudaFuncSetAttribute:
+ *     [&]() -> cudaError_t { const auto __tf_v = (v);
+ *       cudaError_t __tf_e = cudaFuncSetAttribute(k__tf_orig, a, __tf_v);
+ *       if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetAttribute(k, a, __tf_v);
  *       return __tf_e; }()
- * - cudaFuncSetAttribute: block mode with a divided dynamic shared size
- *   asks for K shares at a launch, so the limit set for one becomes
- *   `::tfuse_rt::dyn_shared_limit(k, Ku * ::tfuse_rt::dyn_share(bytes))`,
+ *   the original's error first, as without tfuse.  Block mode with a
+ *   divided dynamic shared size asks for K shares at a launch, so the
+ *   coarsened kernel's MaxDynamicSharedMemorySize is
+ *   `::tfuse_rt::dyn_shared_limit(k, Ku * ::tfuse_rt::dyn_share(__tf_v))`,
  *   which stops the program with the reason where K shares pass what the
- *   device allows (the launch would fail); a cluster's extent must
- *   divide a grid that block mode rescales: refused; an attribute tfuse
- *   cannot read, in block mode: refused.  -factor auto: each variant its
- *   own (every_variant), the dynamic size clamped to what the device
- *   allows the variant.
- * - cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags](&n, k, b, s):
- *   block mode: K logical blocks per block, so n is the count times K (the
- *   dynamic size, where divided, K shares); thread mode: a logical block of
- *   b threads runs b / K (rounded up: a b that K does not divide cannot be
- *   launched).
- * - cudaOccupancyMaxPotentialBlockSize[WithFlags](&g, &b, k, s, limit): block
- *   mode: g times K (logical blocks); thread mode: the coarsened kernel's
- *   best block under limit / K (1024 / K without one), b times K.
+ *   device allows (the launch would fail); a cluster's extent
+ *   (RequiredClusterWidth, Height, Depth) along a coarsened dimension is
+ *   divided as __cluster_dims__ is (::tfuse_rt::coarsen_cluster: c / K
+ *   where K divides c, else 1); an attribute tfuse cannot read, in block
+ *   mode: refused.  -factor auto: each variant its own
+ *   (every_variant), the dynamic size clamped to what the device allows
+ *   the variant.
+ * Launches:
  * - cudaLaunchKernel, cudaLaunchCooperativeKernel(f, g, b, args, s, st): as a
  *   `<<<>>>` launch: thread mode divides b (coarsen_block), block mode
  *   rescales g and passes the original extents (and the share) first, in a
@@ -1257,15 +1265,18 @@ static bool is_address_use(const Node *n) {
  *       void *__tf_argv[3]; __tf_argv[0] = &__tf_ext0; __tf_argv[1] = __tf_args[0]; ...
  *       return cudaLaunchKernel(f, ::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), b, __tf_argv, s, st); }()
  * - cudaLaunchKernelEx(&cfg, k, args...): a copy of the configuration,
- *   rescaled as above, and the extents before the arguments.
+ *   rescaled as above, and the extents before the arguments; block mode
+ *   copies its attributes too, a cluster dimension divided as
+ *   __cluster_dims__ is (::tfuse_rt::coarsen_cluster_attrs).
+ * Any other function given the kernel (cudaGetFuncBySymbol, whose handle
+ * launches it) is refused at the name, naming the function.
  * Statements are separated by `;` and every comma is inside parentheses,
  * so the text stays one argument of a macro it is written in. */
 typedef enum {
-  API_HINT,
-  API_GET_ATTRIBUTES,
+  API_SETTER,
   API_SET_ATTRIBUTE,
-  API_OCC_BLOCKS,
-  API_OCC_BLOCK_SIZE,
+  API_QUERY,
+  API_NAME,
   API_LAUNCH,
   API_LAUNCH_EX,
 } ApiKind;
@@ -1277,14 +1288,21 @@ typedef struct {
 } KernelApi;
 
 static const KernelApi kernel_apis[] = {
-    {"cudaFuncSetCacheConfig", 0, API_HINT},
-    {"cudaFuncSetSharedMemConfig", 0, API_HINT},
-    {"cudaFuncGetAttributes", 1, API_GET_ATTRIBUTES},
+    {"cudaFuncSetCacheConfig", 0, API_SETTER},
+    {"cudaFuncSetSharedMemConfig", 0, API_SETTER},
     {"cudaFuncSetAttribute", 0, API_SET_ATTRIBUTE},
-    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", 1, API_OCC_BLOCKS},
-    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 1, API_OCC_BLOCKS},
-    {"cudaOccupancyMaxPotentialBlockSize", 2, API_OCC_BLOCK_SIZE},
-    {"cudaOccupancyMaxPotentialBlockSizeWithFlags", 2, API_OCC_BLOCK_SIZE},
+    {"cudaFuncGetAttributes", 1, API_QUERY},
+    {"cudaFuncGetParamInfo", 0, API_QUERY},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", 1, API_QUERY},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 1, API_QUERY},
+    {"cudaOccupancyMaxPotentialBlockSize", 2, API_QUERY},
+    {"cudaOccupancyMaxPotentialBlockSizeWithFlags", 2, API_QUERY},
+    {"cudaOccupancyMaxPotentialBlockSizeVariableSMem", 2, API_QUERY},
+    {"cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags", 2, API_QUERY},
+    {"cudaOccupancyAvailableDynamicSMemPerBlock", 1, API_QUERY},
+    {"cudaOccupancyMaxPotentialClusterSize", 1, API_QUERY},
+    {"cudaOccupancyMaxActiveClusters", 1, API_QUERY},
+    {"cudaFuncGetName", 1, API_NAME},
     {"cudaLaunchKernel", 0, API_LAUNCH},
     {"cudaLaunchCooperativeKernel", 0, API_LAUNCH},
     {"cudaLaunchKernelEx", 1, API_LAUNCH_EX},
@@ -1465,6 +1483,11 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
     buf_printf(&b, "__tf_cfg.blockDim = %s; ", coarsened_block(k, "__tf_cfg.blockDim", site));
   } else {
     buf_printf(&b, "const dim3 __tf_grid = __tf_cfg.gridDim; __tf_cfg.gridDim = %s; ", coarsened_grid(k, "__tf_grid"));
+    int dims[3], f[3], n = launch_dims(k, dims, f);
+    buf_puts(&b, "::tfuse_rt::LaunchAttrs __tf_attrs; ");
+    for (int i = 0; i < n; i++)
+      buf_printf(&b, "::tfuse_rt::coarsen_cluster_attrs(__tf_cfg, __tf_attrs, %d, %du, \"%s\", \"%s\"); ", dims[i], f[i],
+                 k->sym->name, site);
     extent_locals(k, &b, &ext);
     if (k->dyn_shared) {
       dyn_share_locals(k, "__tf_cfg.dynamicSmemBytes", kernel, &b);
@@ -1487,6 +1510,16 @@ static const char *attribute_name(const Unit *u, const ApiCall *c) {
   if (!strncmp(a, "cudaFuncAttribute", 17))
     return a + 17;
   return a;
+}
+
+/* The dimension a RequiredCluster{Width,Height,Depth} attribute sets, or -1.
+ * Block mode passes it on to the coarsened kernel divided as
+ * __cluster_dims__ is (::tfuse_rt::coarsen_cluster), as a launch's cluster
+ * attribute is, so the two agree. */
+static int cluster_attribute_dim(const char *attr) {
+  return !strcmp(attr, "RequiredClusterWidth") ? 0 : !strcmp(attr, "RequiredClusterHeight") ? 1
+                                                 : !strcmp(attr, "RequiredClusterDepth")    ? 2
+                                                                                            : -1;
 }
 
 /* Block mode, cudaFuncSetAttribute: why tfuse cannot pass the attribute on
@@ -1559,89 +1592,107 @@ static bool every_variant(Unit *u, const ApiCall *c, Kernel *k, unsigned at, Edi
   return true;
 }
 
+/* The kernel argument of c with k's name, at `at`, renamed to `to`; NULL
+ * where it names k through a qualifier other than its namespace's (a
+ * using-declaration), where `to` is not declared. */
+static char *arg_renamed(const Unit *u, const ApiCall *c, const Kernel *k, unsigned at, const char *to) {
+  const char *t = u->src->text;
+  Span a = c->args[c->api->kernel_arg];
+  size_t nl = strlen(k->sym->name);
+  unsigned q = at;
+  while (q > a.b && (ident_char(t[q - 1]) || t[q - 1] == ':' || t[q - 1] == ' '))
+    q--;
+  if (!callee_in_own_scope(k, arena_strndup(t + q, at + nl - q)))
+    return NULL;
+  return arena_printf("%.*s%s%.*s", (int)(at - a.b), t + a.b, to, (int)(a.e - at - nl), t + at + nl);
+}
+
+/* The name a query routes to: the original, kept beside the coarsened
+ * kernel (launch_rewrite keeps it where Kernel.original_uses counts), or
+ * -factor auto's original variant. */
+static const char *original_target(Kernel *k) {
+  if (k->p.factor != FACTOR_AUTO) {
+    k->original_uses++;
+    return original_name(k);
+  }
+  return k->variants.len > 0 ? ((Variant *)k->variants.items[0])->name : NULL;
+}
+
+/* A setter of the original (its error first, as without tfuse), then of
+ * the coarsened kernel, given `value` for it (an expression of __tf_v). */
+static bool set_both(Unit *u, const ApiCall *c, Kernel *k, const char *orig, const char *value, EditList *el) {
+  bool attribute = c->api->kind == API_SET_ATTRIBUTE;
+  const char *attr = attribute ? arena_printf("%s, ", arg_text(u, c, 1, "")) : "";
+  replace_call(el, c, arena_printf("const auto __tf_v = (%s); cudaError_t __tf_e = %s(%s, %s__tf_v); "
+                                   "if (__tf_e == cudaSuccess) __tf_e = %s(%s, %s%s); return __tf_e; ",
+                                   arg_text(u, c, attribute ? 2 : 1, ""), c->api->name, orig, attr, c->api->name,
+                                   arg_text(u, c, 0, ""), attr, value));
+  return true;
+}
+
 /* One use of k as the kernel argument of c; false after a located error. */
 static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, bool check, EditList *el) {
   const char *name = k->sym->name, *api = c->api->name;
   int K = k->p.factor;
-  bool block = k->p.mode == MODE_BLOCK, multi = params_multi(&k->p);
-  if (K == FACTOR_AUTO && (c->api->kind == API_HINT || c->api->kind == API_SET_ATTRIBUTE))
+  bool block = k->p.mode == MODE_BLOCK;
+  if (K == FACTOR_AUTO && (c->api->kind == API_SETTER || c->api->kind == API_SET_ATTRIBUTE))
     return every_variant(u, c, k, at, el);
+  if (c->api->kind == API_QUERY) {
+    const char *to = original_target(k);
+    char *arg = to ? arg_renamed(u, c, k, at, to) : NULL;
+    if (!arg) {
+      error_at(at, "%s of '%s' must name the original kernel, which tfuse keeps as '%s', but it names the kernel "
+                   "through a qualifier other than its namespace's; tfuse refuses to coarsen the kernel",
+               api, name, to ? to : original_name(k));
+      return false;
+    }
+    replace_span(el, c->args[c->api->kernel_arg], arg);
+    return true;
+  }
+  if (c->api->kind == API_NAME && (block || K == FACTOR_AUTO)) {
+    error_at(at, "'%s' is passed to %s: the coarsened kernel takes %s, and the original tfuse keeps is renamed, so "
+                 "neither has the original's name; tfuse refuses to coarsen the kernel",
+             name, api, K == FACTOR_AUTO ? "the variant's parameters" : "the grid extents first");
+    return false;
+  }
+  if (c->api->kind == API_NAME)
+    return true;
   if (K == FACTOR_AUTO) {
     error_at(at, "-factor auto cannot route '%s' passed to %s (each variant is a kernel of its own); coarsen it "
                  "with a fixed -factor", name, api);
     return false;
   }
-  if (c->api->kind == API_HINT)
-    return true;
   char *site = launch_site(u->src, c->b);
   switch (c->api->kind) {
-  case API_GET_ATTRIBUTES:
-    if (block && k->dyn_shared) {
-      error_at(at, "%s of '%s': block mode divides its dynamic shared memory among %d logical blocks, so the "
-                   "coarsened kernel's shared sizes do not describe one; tfuse refuses to coarsen it", api, name, K);
+  case API_SETTER:
+  case API_SET_ATTRIBUTE: {
+    if (c->nargs != (c->api->kind == API_SET_ATTRIBUTE ? 3 : 2))
+      break;
+    const char *orig = arg_renamed(u, c, k, at, original_target(k));
+    if (!orig) {
+      error_at(at, "%s of '%s' must also set the original kernel, which tfuse keeps as '%s', but it names the "
+                   "kernel through a qualifier other than its namespace's; tfuse refuses to coarsen the kernel",
+               api, name, original_name(k));
       return false;
     }
-    if (block)
-      return true;
-    if (multi)
-      break;
-    replace_call(el, c, arena_printf("cudaFuncAttributes *__tf_fa = (%s); const cudaError_t __tf_e = %s(__tf_fa, %s); "
-                                     "if (__tf_e == cudaSuccess) __tf_fa->maxThreadsPerBlock = "
-                                     "__tf_fa->maxThreadsPerBlock * %d < %d ? __tf_fa->maxThreadsPerBlock * %d : %d; "
-                                     "return __tf_e; ",
-                                     arg_text(u, c, 0, ""), api, arg_text(u, c, 1, ""), K, 1024 / K * K, K,
-                                     1024 / K * K));
-    return true;
-  case API_SET_ATTRIBUTE: {
-    if (!block)
-      return true;
-    if (c->nargs != 3)
-      break;
-    const char *attr = attribute_name(u, c);
-    if (!strcmp(attr, "MaxDynamicSharedMemorySize")) {
-      if (k->dyn_shared)
-        replace_span(el, c->args[2], arena_printf("::tfuse_rt::dyn_shared_limit(%s, %s)", arg_text(u, c, 0, ""),
-                                                  scaled_dyn_shared(k, arg_text(u, c, 2, ""))));
-      return true;
+    const char *value = "__tf_v";
+    if (c->api->kind == API_SET_ATTRIBUTE && block) {
+      const char *attr = attribute_name(u, c), *why = NULL;
+      int cd = cluster_attribute_dim(attr), dims[3], f[3], n = launch_dims(k, dims, f);
+      if (!strcmp(attr, "MaxDynamicSharedMemorySize") && k->dyn_shared)
+        value = arena_printf("::tfuse_rt::dyn_shared_limit(%s, %s)", arg_text(u, c, 0, ""),
+                             scaled_dyn_shared(k, "__tf_v"));
+      else if (cd >= 0) {
+        for (int i = 0; i < n; i++)
+          if (dims[i] == cd)
+            value = arena_printf("(int)::tfuse_rt::coarsen_cluster((unsigned int)__tf_v, %du)", f[i]);
+      } else if ((why = attribute_refusal(attr))) {
+        error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr, why);
+        return false;
+      }
     }
-    const char *why = attribute_refusal(attr);
-    if (!why)
-      return true;
-    error_at(at, "%s of '%s' sets %s: %s; tfuse refuses to coarsen it in block mode", api, name, attr, why);
-    return false;
+    return set_both(u, c, k, orig, value, el);
   }
-  case API_OCC_BLOCKS:
-    if (c->nargs < 4)
-      break;
-    if (block) {
-      replace_call(el, c, arena_printf("int *__tf_n = (%s); const cudaError_t __tf_e = %s(__tf_n, %s, %s, %s%s); "
-                                       "if (__tf_e == cudaSuccess) *__tf_n *= %d; return __tf_e; ",
-                                       arg_text(u, c, 0, ""), api, arg_text(u, c, 1, ""), arg_text(u, c, 2, ""),
-                                       scaled_dyn_shared(k, arg_text(u, c, 3, "")), args_from(u, c, 4), K));
-      return true;
-    }
-    if (multi)
-      break;
-    replace_span(el, c->args[2], arena_printf("(((%s) + %d) / %d)", arg_text(u, c, 2, ""), K - 1, K));
-    return true;
-  case API_OCC_BLOCK_SIZE:
-    if (block) {
-      replace_call(el, c, arena_printf("int *__tf_g = (%s); const cudaError_t __tf_e = %s(__tf_g, %s, %s%s%s%s); "
-                                       "if (__tf_e == cudaSuccess) *__tf_g *= %d; return __tf_e; ",
-                                       arg_text(u, c, 0, ""), api, arg_text(u, c, 1, ""), arg_text(u, c, 2, ""),
-                                       c->nargs > 3 ? ", " : "", c->nargs > 3 ? scaled_dyn_shared(k, arg_text(u, c, 3, "")) : "",
-                                       args_from(u, c, 4), K));
-      return true;
-    }
-    if (multi)
-      break;
-    replace_call(el, c, arena_printf("int *__tf_b = (%s); const int __tf_limit = (%s); const cudaError_t __tf_e = "
-                                     "%s(%s, __tf_b, %s, %s, (__tf_limit > 0 && __tf_limit < %d ? __tf_limit : %d) / "
-                                     "%d%s); if (__tf_e == cudaSuccess) *__tf_b *= %d; return __tf_e; ",
-                                     arg_text(u, c, 1, ""), arg_text(u, c, 4, "0"), api, arg_text(u, c, 0, ""),
-                                     arg_text(u, c, 2, ""), arg_text(u, c, 3, "0"), 1024, 1024, K, args_from(u, c, 5),
-                                     K));
-    return true;
   case API_LAUNCH:
   case API_LAUNCH_EX:
     if (check) {
@@ -1659,14 +1710,11 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
     else
       replace_span(el, c->args[2], coarsened_block(k, arg_text(u, c, 2, ""), site));
     return true;
-  case API_HINT:
+  case API_QUERY:
+  case API_NAME:
     break;
   }
-  if (multi && !block)
-    error_at(at, "%s of '%s': thread mode with several coarsened dimensions divides a block along each, which one "
-                 "thread count does not describe; tfuse refuses to coarsen the kernel", api, name);
-  else
-    error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", api, name);
+  error_at(at, "%s of '%s' with arguments tfuse cannot read; tfuse refuses to coarsen the kernel", api, name);
   return false;
 }
 
@@ -1704,6 +1752,18 @@ static bool names_kernel(const Node *n, const Kernel *k) {
   return false;
 }
 
+/* The name of the function a use is an argument of (through parentheses,
+ * casts and `&`), or NULL. */
+static const char *argument_of(const Node *n) {
+  const Node *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || p->kind == N_CAST ||
+               (p->kind == N_UNOP && p->op == OP_ADDR)))
+    p = p->parent;
+  if (!p || p->kind != N_CALL || p->is_launch || p->nkid == 0 || node_strip(p->kid[0]) == n)
+    return NULL;
+  return p->spelling ? p->spelling : p->sym ? p->sym->name : NULL;
+}
+
 /* One use of k's name, not the callee of a launch; false after a located error. */
 static bool other_use(Uses *x, Node *n, Kernel *k) {
   Unit *u = x->u;
@@ -1719,6 +1779,7 @@ static bool other_use(Uses *x, Node *n, Kernel *k) {
     return false;
   }
   ApiCall c = api_call_of(u, n, k);
+  const char *callee;
   if (c.api && c.e) {
     for (int i = 0; i < x->calls.len; i++) {
       Node *d = x->calls.items[i];
@@ -1733,6 +1794,9 @@ static bool other_use(Uses *x, Node *n, Kernel *k) {
   if (c.api)
     error_at(at, "'%s' is passed to %s in a macro's body; tfuse cannot rewrite it there, so it refuses to coarsen "
                  "the kernel; expand the macro by hand", k->sym->name, c.api->name);
+  else if ((callee = argument_of(n)))
+    error_at(at, "'%s' is passed to %s, which tfuse does not model: it may launch or describe the kernel, which "
+                 "runs coarsened; tfuse refuses to coarsen the kernel", k->sym->name, callee);
   else
     error_at(at, "'%s' is used here other than in a <<<...>>> launch%s; tfuse cannot rescale such a launch, so it "
                  "refuses to coarsen the kernel",
@@ -1771,14 +1835,19 @@ static bool other_uses(Unit *u, Vec *kernels, bool pointers, bool check, EditLis
   return ok;
 }
 
-/* A kernel whose address a function pointer may hold: the pointer holds
- * the original, kept in the output as `k__tf_orig`, so a launch through it
+/* A kernel whose address a function pointer may hold, or that the
+ * runtime's queries and setters name (kernel_apis): the pointer holds the
+ * original, kept in the output as `k__tf_orig`, so a launch through it
  * that tfuse does not rewrite (in another file, inside an expression) runs
- * the original kernel on the original grid, as written. */
-static void keep_original_for_pointers(Unit *u, Kernel *k, EditList *el) {
+ * the original kernel on the original grid, as written; the queries
+ * answer for it. */
+static void keep_original_for_uses(Unit *u, Kernel *k, EditList *el) {
   launch_keep_original(u, k, el,
-                       arena_printf("tfuse: the original '%s', which function pointers hold; a launch through one "
-                                    "runs '%s' coarsened", k->sym->name, k->sym->name));
+                       k->address_uses.len
+                           ? arena_printf("tfuse: the original '%s', which function pointers hold; a launch through "
+                                          "one runs '%s' coarsened", k->sym->name, k->sym->name)
+                           : arena_printf("tfuse: the original '%s', which the runtime's queries describe; its "
+                                          "launches run '%s' coarsened", k->sym->name, k->sym->name));
   for (int i = 0; i < k->address_uses.len; i++) {
     Node *n = k->address_uses.items[i];
     edit_replace(el, n->loc, (unsigned)strlen(k->sym->name), original_name(k));
@@ -2041,14 +2110,15 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     Kernel *k = kernels->items[j];
     vec_free(&k->address_uses);
     k->indirect_launches = 0;
+    k->original_uses = 0;
   }
   ok = other_uses(u, kernels, !check, check, el);
   if (!ok)
     return false;
   for (int j = 0; j < kernels->len; j++) {
     Kernel *k = kernels->items[j];
-    if (k->address_uses.len > 0)
-      keep_original_for_pointers(u, k, el);
+    if (k->address_uses.len > 0 || (k->original_uses > 0 && !check))
+      keep_original_for_uses(u, k, el); /* -check keeps it already (the driver) */
   }
   Vec done = {0}; /* Node*: the launches rewritten */
   Vec targets = {0};

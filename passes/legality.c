@@ -1278,17 +1278,53 @@ static bool holds_barrier(const Node *n) {
   return false;
 }
 
+/* Whether the explicit capture `cap` of lambda `lam` is an init-capture
+ * (`y = e`, `y{e}`, `y(e)`) whose initializer, read in the text up to the
+ * next top-level `,` or the `]`, may call a function or write a variable
+ * (a `(`, `++`, `--`, or an assignment): the tree does not always hold the
+ * initializer's operators. */
+static bool init_capture_may_write(const Source *src, const Node *lam, const Node *cap) {
+  const char *t = src->text;
+  size_t nl = strlen(cap->captured->name);
+  if (cap->in_macro || cap->loc + nl > src->len || strncmp(t + cap->loc, cap->captured->name, nl))
+    return true;
+  unsigned i = source_skip_space(src, cap->loc + (unsigned)nl);
+  if (i >= lam->end || (t[i] != '=' && t[i] != '{' && t[i] != '('))
+    return false;
+  if (t[i] == '(')
+    return true; /* `y(e)`: read as a call would be */
+  int depth = 0;
+  for (i++; i < lam->end; i++) {
+    char c = t[i], d = t[i + 1];
+    if (c == '(' && depth >= 0)
+      return true;
+    if (c == '[' || c == '{')
+      depth++;
+    else if (c == ']' || c == '}') {
+      if (depth-- == 0)
+        return false;
+    } else if (c == ',' && depth == 0)
+      return false;
+    else if ((c == '+' && d == '+') || (c == '-' && d == '-'))
+      return true;
+    else if (c == '=' && d != '=' && !strchr("=!<>", t[i - 1]))
+      return true;
+  }
+  return true;
+}
+
 /* A lambda of the kernel (DESIGN-NOTES "Lambdas"): accepted when bound to a
  * local (`auto f = [&](int j) {...};`, effects.c Sym.lambda) that is only
  * called.  The declaration is then emitted per copy, each closure's body
- * rendered for its copy (varying names renamed, indices renumbered), and
+ * and capture list rendered for its copy (varying names renamed, in
+ * explicit captures `[x, &y, z = x + 1]` too, indices renumbered), and
  * each call `f(x)` is a call with effects, per copy under the copy's guard,
  * whose writes are those of the body at the call: copy r runs its own
  * closure, as its logical thread did.  What that scheme cannot make exact
  * is refused: a barrier, warp-synchronous or cooperative-groups call (its
  * place among the copies' statements is not one the barrier and warp rules
- * looked at), shared memory, a capture list naming variables or an
- * init-capture (their text is not renamed per copy), a generic lambda or
+ * looked at), shared memory, an init-capture whose initializer calls or
+ * writes (each copy's closure runs it), a generic lambda or
  * one with a declared return type (a reference may escape), nested
  * lambdas. */
 static bool check_lambda(Legal *L, Node *n) {
@@ -1304,14 +1340,17 @@ static bool check_lambda(Legal *L, Node *n) {
     why = "a lambda inside a lambda is not supported";
   for (int i = 0; !why && i + 1 < n->nkid; i++) {
     Node *k = n->kid[i];
-    /* `[=]` lists what it captures as references located at the `=`. */
-    bool implicit = k->kind == N_DECL_REF && k->sym && k->sym->name &&
-                    strncmp(src->text + k->loc, k->sym->name, strlen(k->sym->name));
-    if (implicit)
+    /* An explicit capture is renamed with its variable (fuse.c); `[=]`
+     * lists what it captures as references located at the `=`; a `[x]`
+     * capture's copy is at the capture's name. */
+    if (k->kind == N_OTHER && !k->captured)
+      why = "tfuse cannot read this lambda's capture list";
+    else if ((k->kind != N_PARAM && lambda_capture_init(src->text, n, k) && node_has_side_effects(k)) ||
+             (k->kind == N_OTHER && init_capture_may_write(src, n, k)))
+      why = "an init-capture whose initializer calls a function or writes a variable is not supported (each copy's "
+            "closure would run it once more)";
+    else if (k->kind != N_PARAM)
       continue;
-    if (k->kind != N_PARAM)
-      why = "a capture list that names variables, or an init-capture, is not renamed per copy; capture with [&] or "
-            "[=]";
     else if (k->sym && (k->sym->type_dependent ||
                         (k->end - k->begin >= 4 && !strncmp(src->text + k->begin, "auto", 4))))
       why = "a generic lambda (a parameter of type auto) is not supported";

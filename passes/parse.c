@@ -1500,6 +1500,10 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
       n->arrow = member_is_arrow(c, &n->spelling);
     break;
   default:
+    /* A lambda's explicit capture names the captured variable (an
+     * init-capture: the variable it declares). */
+    if (ck == CXCursor_VariableRef && parent && parent->kind == N_LAMBDA)
+      n->captured = sym_for(u, clang_getCursorReferenced(c));
     if (ck == CXCursor_OverloadedDeclRef) {
       /* A dependent call's name: the functions it may call. */
       n->spelling = take_string(clang_getCursorSpelling(c));

@@ -483,6 +483,7 @@ struct Node {
   int bi_dim;          /* N_BUILTIN: 0..2 */
   char *spelling;
   Sym *sym;            /* N_VAR, N_PARAM, N_DECL_REF, N_CALL (callee), N_FUNC */
+  Sym *captured;       /* N_OTHER, a child of N_LAMBDA: the variable an explicit capture names (`[x, &y, z = e]`) */
   Node *parent;
   Node **kid;
   int nkid;
@@ -687,6 +688,11 @@ bool expr_has_load(const Node *n);
 bool node_is_incdec(const Node *n);
 /* Whether evaluating n may write something or call a function. */
 bool node_has_side_effects(const Node *n);
+/* A child k of lambda `lam`, before its parameters, that initializes an
+ * init-capture (`[y = x + 1]`): not an explicit capture (Node.captured),
+ * nor the copy a `[x]` capture makes (a node at that capture's name), nor
+ * one of `[=]`'s implicit captures (a reference spelled at the `=`). */
+bool lambda_capture_init(const char *text, const Node *lam, const Node *k);
 /* The nearest ancestor that is not a parenthesis or implicit node. */
 Node *node_parent(Node *n);
 /* The declaration (N_VAR) of s under n, or NULL. */
@@ -735,6 +741,7 @@ struct Kernel {
                             blockDim.x / K is a multiple of 32 (every copy of a warp is a whole logical warp) */
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
   int indirect_launches; /* launch.c: launches through pointers dispatching to it, or the runtime's launch functions */
+  int original_uses;     /* launch.c: queries and setters of the runtime that name the kept original (kernel_apis) */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */

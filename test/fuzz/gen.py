@@ -1871,8 +1871,7 @@ class Gen:
             lines = ["  auto %s = [&](unsigned int a) { acc = acc * 31u + a + blockIdx.%s + threadIdx.%s; };" %
                      (lam, d, DIMS[r.randrange(self.dims)])]
         else:
-            # a capture list naming a variable: its text is not renamed per copy (legality.c check_lambda)
-            ctx["refuse"].add("refuse")
+            # a capture list naming a variable: renamed per copy with it (fuse.c, collect's N_LAMBDA)
             lines = ["  auto %s = [=, &acc](unsigned int a) { acc ^= a * %s + blockDim.%s * threadIdx.x; };" %
                      (lam, r.choice(["v", "s"]), d)]
         if r.random() < 0.5:

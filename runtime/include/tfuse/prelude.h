@@ -37,6 +37,51 @@ inline dim3 coarsen_grid(dim3 grid, int d, unsigned int k) {
 
 inline unsigned int grid_extent(dim3 grid, int d) { return component(grid, d); }
 
+/* Block mode: a cluster of c logical blocks along d holds c / K merged
+ * blocks where K divides c (the logical blocks of the original's
+ * clusters), else one: the grid of merged blocks must be a multiple of the
+ * cluster, and a coarsened kernel reads nothing of its cluster (tfuse
+ * refuses one that does). */
+inline unsigned int coarsen_cluster(unsigned int c, unsigned int k) { return c % k == 0 ? c / k : 1u; }
+
+#if CUDART_VERSION >= 11080
+/* cudaLaunchKernelEx in block mode: the configuration's attributes copied
+ * into `to`, which the configuration then points at, each cluster
+ * dimension (and preferred cluster dimension) coarsened along d. */
+struct LaunchAttrs {
+  cudaLaunchAttribute a[16];
+};
+inline void coarsen_cluster_attrs(cudaLaunchConfig_t &cfg, LaunchAttrs &to, int d, unsigned int k,
+                                  const char *kernel, const char *site) {
+  if (cfg.numAttrs == 0 || !cfg.attrs)
+    return;
+  if (cfg.numAttrs > 16) {
+    std::fprintf(stderr,
+                 "tfuse: error: %s: cudaLaunchKernelEx of '%s' with %u launch attributes; tfuse rescales the "
+                 "cluster dimension among at most 16\n",
+                 site, kernel, cfg.numAttrs);
+    std::exit(EXIT_FAILURE);
+  }
+  for (unsigned int i = 0; i < cfg.numAttrs; i++) {
+    to.a[i] = cfg.attrs[i];
+    cudaLaunchAttribute &at = to.a[i];
+    if (at.id == cudaLaunchAttributeClusterDimension) {
+      unsigned int &c = d == 0 ? at.val.clusterDim.x : d == 1 ? at.val.clusterDim.y : at.val.clusterDim.z;
+      c = coarsen_cluster(c, k);
+    }
+#if CUDART_VERSION >= 12080
+    else if (at.id == cudaLaunchAttributePreferredClusterDimension) {
+      unsigned int &c = d == 0   ? at.val.preferredClusterDim.x
+                        : d == 1 ? at.val.preferredClusterDim.y
+                                 : at.val.preferredClusterDim.z;
+      c = coarsen_cluster(c, k);
+    }
+#endif
+  }
+  cfg.attrs = to.a;
+}
+#endif
+
 /* Thread mode: K logical threads per thread along d.  The block extent
  * must divide by K (CUDA programming guide: blockDim is fixed per launch,
  * so a remainder has no thread to run it). */

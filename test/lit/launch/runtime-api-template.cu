@@ -2,8 +2,9 @@
 // through a dependent name (`k<T>`), which clang resolves only per
 // instantiation: such a use is k's when every candidate is k's template and
 // k has no explicit specialization (as for launches), and is then
-// rewritten as any other; otherwise refused at the name (here k<int> is
-// specialized, and coarsened too, but it is a kernel of its own).
+// rewritten as any other (a query names the kept original, k__tf_orig<T>);
+// otherwise refused at the name (here k<int> is specialized, and coarsened
+// too, but it is a kernel of its own).
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 %t.in.cu -o %t.block.cu
@@ -19,10 +20,10 @@
 // BLOCK:      [&]() -> cudaError_t { const dim3 __tf_grid = (n / 256); void **__tf_args = (args); const void *__tf_f = (const void *)((void *)k<T>); {{.*}} return cudaLaunchKernel(__tf_f, ::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 256, __tf_argv, 0, 0); }();
 // BLOCK:      return cudaLaunchKernelEx(&__tf_cfg, k<T>, __tf_ext0, p, n); }();
 // BLOCK-NEXT: int nb;
-// BLOCK-NEXT: [&]() -> cudaError_t { int *__tf_n = (&nb); const cudaError_t __tf_e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(__tf_n, k<T>, 256, 0); if (__tf_e == cudaSuccess) *__tf_n *= 2; return __tf_e; }();
+// BLOCK-NEXT: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<T>, 256, 0);
 // THREAD-LABEL: void run(T *p, int n) {
 // THREAD:      cudaLaunchKernel((void *)k<T>, n / 256, ::tfuse_rt::coarsen_block(256, 0, 2u, "k", "{{.*}}"), args, 0, 0);
-// THREAD:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k<T>, (((256) + 1) / 2), 0);
+// THREAD:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<T>, 256, 0);
 // SPEC: :[[@LINE+15]]:28: error: 'k' may be named here, in a host template, where an instantiation may also name another function (an overload, an explicit specialization); tfuse refuses to coarsen the kernel
 
 #include <cuda_runtime.h>

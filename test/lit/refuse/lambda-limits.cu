@@ -1,6 +1,9 @@
-// Lambdas in a kernel are coarsened only as locals called by name, with
-// [&] or [=] captures; what the per-copy rendering cannot make exact is
-// refused, located at the lambda or the use.
+// Lambdas in a kernel are coarsened only as locals called by name; what
+// the per-copy rendering cannot make exact is refused, located at the
+// lambda or the use: an init-capture whose initializer writes a variable
+// or calls a function (each copy's closure would run it), a generic
+// lambda, a declared return type, a barrier, warp or shared-memory use, a
+// nested lambda, a use other than a call.
 // RUN: rm -f %t.out
 // RUN: not %tfuse -factor 2 -mode block %s -o %t.out 2>&1 | FileCheck %s
 // RUN: not %tfuse -factor 2 -mode thread %s -o %t.out 2>&1 | FileCheck %s
@@ -12,10 +15,10 @@ template <class F> __device__ float apply(F f, float v) { return f(v); }
 __global__ void captures(float *out, const float *in) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float acc = 0.f;
-  // CHECK: lambda-limits.cu:[[@LINE+1]]:12: error: a capture list that names variables, or an init-capture, is not renamed per copy; capture with [&] or [=]
-  auto a = [&acc, in](int j) { acc += in[j]; };
-  // CHECK: lambda-limits.cu:[[@LINE+1]]:12: error: a capture list that names variables, or an init-capture
-  auto b = [s = i * 2](int j) { return s + j; };
+  // CHECK: lambda-limits.cu:[[@LINE+1]]:12: error: an init-capture whose initializer calls a function or writes a variable is not supported (each copy's closure would run it once more)
+  auto a = [&acc, in, t = acc++](int j) { acc += in[j] + t; };
+  // CHECK: lambda-limits.cu:[[@LINE+1]]:12: error: an init-capture whose initializer calls a function or writes a variable
+  auto b = [s = apply([](float v) { return v; }, i * 2.0f)](int j) { return s + j; };
   // CHECK: lambda-limits.cu:[[@LINE+1]]:12: error: a generic lambda (a parameter of type auto) is not supported
   auto c = [&](auto j) { return in[j]; };
   // CHECK: lambda-limits.cu:[[@LINE+1]]:12: error: a lambda with a declared return type (it may return a reference to a copy's variable) is not supported

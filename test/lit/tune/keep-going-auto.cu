@@ -18,10 +18,10 @@ void f(float *x) {
   printf("%p\n", (void *)k);
 }
 
-// ERR: keep-going-auto.cu:18:26: warning: kernel 'k' left unchanged: 'k' is used here other than in a <<<...>>> launch
+// ERR: keep-going-auto.cu:18:26: warning: kernel 'k' left unchanged: 'k' is passed to printf, which tfuse does not model
 // ERR-NOT: error:
 // ERR: tfuse: 2 kernels: 1 coarsened, 1 left unchanged:
-// ERR-NEXT: tfuse:      1  '…' is used here other than in a <<<...>>> launch
+// ERR-NEXT: tfuse:      1  '…' is passed to printf, which tfuse does not model
 // OUT: __global__ void j__tf_bx2(
 // OUT: k<<<4, 128>>>(x);
 // OUT: j__tf_bx2<<<
