@@ -1761,10 +1761,11 @@ static bool check_grid_sync(Legal *L, Node *n) {
  * memory (an array of it, or a local pointer into it) that reads what an
  * earlier access of the same barrier interval (no __syncthreads(),
  * __syncwarp() or helper holding a barrier between) wrote, at an index
- * that differs between the copies and may name another thread's element:
- * written differently from the write's index, or through another name that
- * may alias (a pointer into the array), or the same index where it may map
- * several threads to one element (`/`, `%`, `>>`, `&`).  A read at an index
+ * that differs between the copies and is written differently from the
+ * write's (or through another name that may alias: a pointer into the
+ * array).  A read of an element the thread itself wrote in the interval
+ * (the same name and index, as written) reads back its own value in a
+ * program free of races, whatever else was written.  A read at an index
  * the same for every copy is left alone: a copy then reads an element of
  * its own logical thread's row or one every copy reads alike, and the
  * statements around it are written copy after copy in the original's order
@@ -1777,8 +1778,7 @@ static bool check_grid_sync(Legal *L, Node *n) {
 typedef struct {
   Sym *mem;       /* the shared array, or the local pointer into shared memory */
   Node *acc;      /* the outermost subscript */
-  bool tdep;      /* an index depends on the thread */
-  bool many;      /* an index may map several threads to one element */
+  bool tdep;      /* an index differs between the copies */
 } ShAccess;
 
 typedef struct {
@@ -1803,30 +1803,16 @@ static bool same_text_ws(const Source *src, const Node *a, const Node *b) {
   }
 }
 
-/* Whether an index may give several threads one element. */
-static bool index_merges(const Node *n) {
-  if (n->kind == N_BINOP && (n->op == OP_DIV || n->op == OP_REM || n->op == OP_SHR || n->op == OP_AND))
-    return true;
-  for (int i = 0; i < n->nkid; i++)
-    if (index_merges(n->kid[i]))
-      return true;
-  return false;
-}
-
 /* The access to shared memory that the outermost subscript n makes, or
  * false when it names no shared memory. */
 static bool shared_access(Node *n, ShAccess *a) {
   if (n->kind != N_SUBSCRIPT)
     return false;
   Node *b = n;
-  bool tdep = false, many = false;
+  bool tdep = false;
   while (b && b->kind == N_SUBSCRIPT) {
     Node *ix = b->nkid > 1 ? b->kid[1] : NULL;
-    if (ix) {
-      bool dep = ix->varying || mentions_threadidx(ix);
-      tdep |= dep;
-      many |= dep && index_merges(ix);
-    }
+    tdep |= ix && (ix->varying || mentions_threadidx(ix));
     b = node_strip(b->kid[0]);
   }
   if (!b || b->kind != N_DECL_REF || !b->sym)
@@ -1834,7 +1820,7 @@ static bool shared_access(Node *n, ShAccess *a) {
   Sym *s = b->sym;
   if (s->kind != SYM_SHARED && !(s->kind == SYM_LOCAL && s->is_pointer && sym_views_shared(s)))
     return false;
-  *a = (ShAccess){.mem = s, .acc = n, .tdep = tdep, .many = many};
+  *a = (ShAccess){.mem = s, .acc = n, .tdep = tdep};
   return true;
 }
 
@@ -1848,21 +1834,25 @@ static bool shared_may_alias(const Sym *a, const Sym *b) {
 }
 
 /* Whether reading r may see what w, another thread's, wrote. */
-static bool reads_other_thread(const CommWalk *w, const ShAccess *wr, const ShAccess *r) {
-  if (!shared_may_alias(wr->mem, r->mem))
-    return false;
-  if (wr->mem != r->mem || !same_text_ws(w->src, wr->acc, r->acc))
-    return r->tdep;
-  return r->tdep && r->many;
+static bool reads_other_thread(const ShAccess *wr, const ShAccess *r) {
+  return r->tdep && shared_may_alias(wr->mem, r->mem);
 }
 
-/* A read through the subscript n: communication if a pending write may be another thread's element. */
+/* A read through the subscript n: communication if a pending write may be
+ * another thread's element, unless this thread wrote the element it names
+ * (a pending write of the same name and index, as written): a program free
+ * of races then reads back its own value. */
 static void comm_read(CommWalk *w, Node *n) {
   ShAccess a;
   if (w->read || !shared_access(n, &a))
     return;
+  for (int i = 0; i < w->pending.len; i++) {
+    const ShAccess *p = w->pending.items[i];
+    if (p->mem == a.mem && same_text_ws(w->src, p->acc, a.acc))
+      return;
+  }
   for (int i = 0; i < w->pending.len; i++)
-    if (reads_other_thread(w, w->pending.items[i], &a)) {
+    if (reads_other_thread(w->pending.items[i], &a)) {
       w->write = w->pending.items[i];
       w->read = arena_alloc(sizeof *w->read);
       *w->read = a;
