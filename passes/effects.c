@@ -1867,6 +1867,20 @@ bool dyn_view_varying(const Sym *s) {
   return false;
 }
 
+/* Whether the pointer local p may point into the variable v (its
+ * points-to set, flow-insensitive). */
+bool sym_may_point_into(const Sym *p, const Sym *v) {
+  return p && p->pts && has_sym(&p->pts->syms, v);
+}
+
+/* Whether the pointer local p may point into some __shared__ variable. */
+bool sym_views_shared(const Sym *p) {
+  for (int i = 0; p && p->pts && i < p->pts->syms.len; i++)
+    if (((Sym *)p->pts->syms.items[i])->kind == SYM_SHARED)
+      return true;
+  return false;
+}
+
 unsigned reads_changed_bi(const Kernel *k) {
   unsigned m = 0;
   for (int d = 0; d < 3; d++) {

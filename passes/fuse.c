@@ -836,6 +836,15 @@ static void facts_rec(Fuse *F, Node *n, Facts *f) {
     }
     if (clone_callee(F, n))
       f->any_load = f->unsafe_load = true;
+    /* A load spelled as a call (`__ldg(in + i)`, `__ldcs`, `__ldlu`,
+     * `tex1Dfetch<float>(t, i)`): at an address that depends on the copy, a
+     * dead copy's may lie past the array. */
+    if (n->sym && (fn_class(n->sym) == FN_LOAD || fn_class(n->sym) == FN_LOAD_SHARED)) {
+      f->any_load = true;
+      for (int i = 0; i < n->nkid; i++)
+        if (n->kid[i]->varying)
+          f->unsafe_load = true;
+    }
     break;
   case N_FOR:
   case N_WHILE:
@@ -1620,10 +1629,12 @@ static void emit_hoists(Fuse *F, Node *s, Ctx *ctx, Vec *extra) {
  * executed by every lane of the warp or by none, as in the original; but
  * nvcc 13's optimizing ptxas mishandles that guarded form (wrong sums from
  * __reduce_add_sync at K = 8).  So the call is evaluated unguarded, by every
- * lane, into a temporary, its arguments guarded where they load, and the
- * statement, still guarded, reads the temporary:
+ * lane, into a temporary, each argument that differs from copy 0's
+ * selected (a dead copy takes copy 0's, which is live: it loads, in its
+ * arguments or in a helper's code through a pointer, only what copy 0
+ * loads), and the statement, still guarded, reads the temporary:
  *
- *   const auto __tf_w4 = __reduce_add_sync(0xffffffffu, v_3);
+ *   const auto __tf_w4 = __reduce_add_sync(0xffffffffu, ((__tf_ok_3) ? (v_3) : (v_0)));
  *   int s_3 = TFUSE_GUARD(__tf_ok_3, __tf_w4);
  *
  * A dead copy's call computes a value nobody reads.  Only calls that return
@@ -1769,6 +1780,21 @@ static bool effects_besides(const Node *n, const Vec *warps, bool root) {
   return false;
 }
 
+/* Whether a call may read memory through a pointer it is given in its own
+ * code: a helper (or a dependent call that may be one), not CUDA's
+ * intrinsics of the table nor cooperative groups' collectives. */
+static bool call_may_read_through(const Node *call) {
+  int count = call->sym ? 1 : call->ncand;
+  if (!count)
+    return true;
+  for (int i = 0; i < count; i++) {
+    const Sym *fn = call->sym ? call->sym : call->cand[i];
+    if (!fn || !(fn_is_known(fn) || sym_is_cooperative_groups(fn)))
+      return true;
+  }
+  return false;
+}
+
 /* For copy c of the expression statement or initializer `e` (of statement
  * s), emitted under guard g: the temporaries of its warp calls, emitted
  * before it, and in `extra` the sites that name them.  Returns whether e is
@@ -1784,7 +1810,13 @@ static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, c
     vec_free(&calls);
     return false;
   }
-  /* Each argument that loads is guarded (a dead copy's reads yield 0). */
+  /* A dead copy's call gets copy 0's argument wherever its own differs
+   * and may load: an argument that loads, and one not of arithmetic type
+   * given to a helper, whose code may load through it (`wsum(__tf_ok_1 ?
+   * (in + (blockIdx.x * 2 + 1) * 32) : (in + (blockIdx.x * 2) * 32))`).
+   * Every lane still takes part, but a dead copy loads only what copy 0,
+   * live wherever the guard says only "this copy's block is live", loads. */
+  Copy c0 = {.mask = c.mask};
   Vec argsites = {0};
   for (int i = 0; i < calls.len; i++) {
     Node *call = calls.items[i], *obj;
@@ -1794,9 +1826,11 @@ static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, c
     for (int j = 0; j < args.len; j++) {
       Node *a = args.items[j];
       Facts f = facts_of(F, a);
-      /* A call in it (a value, arg_has_effects says) may load where a dead
-       * copy must not: guarded too. */
-      if ((!facts_need_guard(F, &f, ctx) && !holds_call(a)) || a->end <= a->begin)
+      bool through = !a->type_arith && call_may_read_through(call);
+      if (a->end <= a->begin || (!facts_need_guard(F, &f, ctx) && !holds_call(a) && !through))
+        continue;
+      char *own = render_ex(F, a, a->begin, a->end, c, 0, NULL), *live = render_ex(F, a, a->begin, a->end, c0, 0, NULL);
+      if (!strcmp(own, live))
         continue;
       if (!text_is_operand(F->src, a, "(,", ",)")) {
         vec_free(&args);
@@ -1804,7 +1838,7 @@ static bool emit_warp_hoists(Fuse *F, Node *s, Node *e, Copy c, const char *g, c
         vec_free(&argsites);
         return false;
       }
-      guard_text(F->src, a->begin, a->end, g, &argsites);
+      vec_push(&argsites, replace_site(a, arena_printf("((%s) ? (%s) : (%s))", g, own, live)));
     }
     vec_free(&args);
   }

@@ -32,6 +32,7 @@ typedef struct {
   Vec shared_refused; /* Sym*: replicated shared variables a refusal named */
   bool in_view_init;  /* walking the initializer of a dynamic shared view (`T *s = SharedMemory<T>();`) */
   Node *coalesced_stmt; /* the kernel's statement whose coalesced group was last checked (coalesced_site) */
+  bool warp_shared_refused; /* thread mode: volatile shared memory was refused as warp-synchronous */
 } Legal;
 
 static void refuse(Legal *L, unsigned off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1396,6 +1397,52 @@ static bool node_has_side_effects_args(const Node *call) {
   return false;
 }
 
+/* The shared array or the pointer local into shared memory that the
+ * expression n designates the memory of (`sh`, `&sh[i]`, `sh + 32`, `v`),
+ * or NULL. */
+static Sym *shared_memory_named(Node *n) {
+  n = node_strip(n);
+  while (n && ((n->kind == N_UNOP && n->op == OP_ADDR) || n->kind == N_SUBSCRIPT ||
+               (n->kind == N_BINOP && (n->op == OP_ADD || n->op == OP_SUB))))
+    n = node_strip(n->kid[0]);
+  if (!n || n->kind != N_DECL_REF || !n->sym)
+    return NULL;
+  if (n->sym->kind == SYM_SHARED || (n->sym->kind == SYM_LOCAL && n->sym->is_pointer && sym_views_shared(n->sym)))
+    return n->sym;
+  return NULL;
+}
+
+/* Parameter i of the function fn, or NULL. */
+static Sym *fn_param(const Sym *fn, int i) {
+  Node *d = fn ? fn->fn_decl : NULL;
+  for (int j = 0, at = 0; d && j < d->nkid; j++)
+    if (d->kid[j]->kind == N_PARAM && at++ == i)
+      return d->kid[j]->sym;
+  return NULL;
+}
+
+/* Thread mode (warps_kept, which it sets, says whether accepted): shared memory passed to a helper's
+ * parameter of type pointer to volatile (`warpReduce(volatile int *s, int
+ * tid)`), the legacy warp-synchronous reduction's form. */
+static void check_volatile_shared_arg(Legal *L, Node *call) {
+  if (!call->sym || call->is_launch)
+    return;
+  Node *obj;
+  bool obj_ptr;
+  Vec args = {0};
+  call_args(call, &obj, &obj_ptr, &args);
+  for (int i = 0; i < args.len; i++) {
+    Sym *sh = shared_memory_named(args.items[i]), *p = sh ? fn_param(call->sym, i) : NULL;
+    if (p && p->is_pointer && p->is_volatile && !warps_kept(L)) {
+      refuse(L, ((Node *)args.items[i])->begin, "__shared__ '%s' passed to '%s' as a pointer to volatile suggests "
+             "warp-synchronous code, which thread mode would split" WARPS_KEPT_ONLY, sh->name, call->sym->name);
+      L->warp_shared_refused = true;
+      break;
+    }
+  }
+  vec_free(&args);
+}
+
 static void walk(Legal *L, Node *n) {
   Kernel *k = L->k;
   bool thread = k->p.mode == MODE_THREAD;
@@ -1452,6 +1499,8 @@ static void walk(Legal *L, Node *n) {
                n->sym->name, n->in_macro ? "it must be spelled outside a macro" :
                "its predicate must have no side effects");
     }
+    if (thread)
+      check_volatile_shared_arg(L, n);
     /* A cooperative-groups call that waits on warps is checked as a call
      * too; a lambda's body is checked where it is written. */
     if (!call_lambda(n) &&
@@ -1500,9 +1549,18 @@ static void walk(Legal *L, Node *n) {
       refuse(L, n->loc, "'%s' differs between the copies but is declared inside a macro expansion", n->sym->name);
     if (n->sym->kind == SYM_LOCAL && n->sym->is_reference)
       refuse(L, n->loc, "local reference '%s' is not supported; use a pointer or a copy", n->sym->name);
-    if (thread && n->sym->kind == SYM_SHARED && n->sym->is_volatile && !warps_kept(L))
+    if (thread && n->sym->kind == SYM_SHARED && n->sym->is_volatile && !warps_kept(L)) {
       refuse(L, n->loc, "volatile __shared__ '%s' suggests warp-synchronous code, which thread mode would split"
              WARPS_KEPT_ONLY, n->sym->name);
+      L->warp_shared_refused = true;
+    }
+    /* `volatile float *v = sdata;`: the same code through a view. */
+    if (thread && n->sym->kind == SYM_LOCAL && n->sym->is_pointer && n->sym->is_volatile &&
+        sym_views_shared(n->sym) && !warps_kept(L)) {
+      refuse(L, n->loc, "volatile pointer '%s' into __shared__ memory suggests warp-synchronous code, which thread "
+             "mode would split" WARPS_KEPT_ONLY, n->sym->name);
+      L->warp_shared_refused = true;
+    }
     break;
   case N_BINOP:
     if (lane_arithmetic(L, n) && !warps_kept(L))
@@ -1825,6 +1883,195 @@ static bool names_function(const Unit *u, const char *name) {
   return false;
 }
 
+/* ---- threads that communicate through shared memory without a barrier ----
+ *
+ * Legacy warp-synchronous code (the unrolled last warp of a reduction, a
+ * scan through `vs[tid - d]`) lets one thread read what another wrote with
+ * no barrier between, relying on the warp's lanes running in step.  Thread
+ * mode writes each statement once per copy, so a copy may read an element
+ * another copy has already updated (consecutive mapping), or a logical warp
+ * may span several copies (fewer than 32 threads per copy).  Such code is
+ * warp-level: thread mode needs whole warps (warps_kept) or refuses.
+ *
+ * Found structurally, whatever the `volatile` keyword says: walking the
+ * kernel's body in order (loops twice, for what one iteration writes and
+ * the next reads; both branches of an `if` in turn), an access to shared
+ * memory (an array of it, or a local pointer into it) that reads what an
+ * earlier access of the same barrier interval (no __syncthreads(),
+ * __syncwarp() or helper holding a barrier between) wrote, at an index
+ * that differs between the copies and is written differently from the
+ * write's (or through another name that may alias: a pointer into the
+ * array).  A read of an element the thread itself wrote in the interval
+ * (the same name and index, as written) reads back its own value in a
+ * program free of races, whatever else was written.  A read at an index
+ * the same for every copy is left alone: a copy then reads an element of
+ * its own logical thread's row or one every copy reads alike, and the
+ * statements around it are written copy after copy in the original's order
+ * (Volkov's Gauss-Jordan, `A[y][x] /= A[i][i]` along y, stays accepted).
+ * Not found: a read before the write in one statement (`vs[tid] +=
+ * vs[tid + 1]` alone: the tree reduction's `sdata[tid] += sdata[tid + s]`
+ * under its barrier has the same form), and accesses inside helpers (those
+ * taking a pointer to volatile are refused by check_volatile_shared_arg). */
+
+typedef struct {
+  Sym *mem;       /* the shared array, or the local pointer into shared memory */
+  Node *acc;      /* the outermost subscript */
+  bool tdep;      /* an index differs between the copies */
+} ShAccess;
+
+typedef struct {
+  const Source *src;
+  Vec pending;    /* ShAccess*: writes since the last barrier */
+  ShAccess *write, *read; /* the first communication found */
+} CommWalk;
+
+/* Whether a and b are written alike, spaces aside. */
+static bool same_text_ws(const Source *src, const Node *a, const Node *b) {
+  const char *t = src->text;
+  unsigned i = a->begin, j = b->begin;
+  for (;;) {
+    while (i < a->end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
+      i++;
+    while (j < b->end && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
+      j++;
+    if (i >= a->end || j >= b->end)
+      return i >= a->end && j >= b->end;
+    if (t[i++] != t[j++])
+      return false;
+  }
+}
+
+/* The access to shared memory that the outermost subscript n makes, or
+ * false when it names no shared memory. */
+static bool shared_access(Node *n, ShAccess *a) {
+  if (n->kind != N_SUBSCRIPT)
+    return false;
+  Node *b = n;
+  bool tdep = false;
+  while (b && b->kind == N_SUBSCRIPT) {
+    Node *ix = b->nkid > 1 ? b->kid[1] : NULL;
+    tdep |= ix && (ix->varying || mentions_threadidx(ix));
+    b = node_strip(b->kid[0]);
+  }
+  if (!b || b->kind != N_DECL_REF || !b->sym)
+    return false;
+  Sym *s = b->sym;
+  if (s->kind != SYM_SHARED && !(s->kind == SYM_LOCAL && s->is_pointer && sym_views_shared(s)))
+    return false;
+  *a = (ShAccess){.mem = s, .acc = n, .tdep = tdep};
+  return true;
+}
+
+/* Whether names a and b may reach the same shared memory. */
+static bool shared_may_alias(const Sym *a, const Sym *b) {
+  if (a == b)
+    return true;
+  if (a->kind == SYM_LOCAL && b->kind == SYM_LOCAL)
+    return true; /* two views: conservatively the same memory */
+  return sym_may_point_into(a, b) || sym_may_point_into(b, a);
+}
+
+/* Whether reading r may see what w, another thread's, wrote. */
+static bool reads_other_thread(const ShAccess *wr, const ShAccess *r) {
+  return r->tdep && shared_may_alias(wr->mem, r->mem);
+}
+
+/* A read through the subscript n: communication if a pending write may be
+ * another thread's element, unless this thread wrote the element it names
+ * (a pending write of the same name and index, as written): a program free
+ * of races then reads back its own value. */
+static void comm_read(CommWalk *w, Node *n) {
+  ShAccess a;
+  if (w->read || !shared_access(n, &a))
+    return;
+  for (int i = 0; i < w->pending.len; i++) {
+    const ShAccess *p = w->pending.items[i];
+    if (p->mem == a.mem && same_text_ws(w->src, p->acc, a.acc))
+      return;
+  }
+  for (int i = 0; i < w->pending.len; i++)
+    if (reads_other_thread(w->pending.items[i], &a)) {
+      w->write = w->pending.items[i];
+      w->read = arena_alloc(sizeof *w->read);
+      *w->read = a;
+      return;
+    }
+}
+
+/* A write through the subscript n: pending until the next barrier. */
+static void comm_write(CommWalk *w, Node *n) {
+  ShAccess a;
+  if (!shared_access(n, &a))
+    return;
+  ShAccess *p = arena_alloc(sizeof *p);
+  *p = a;
+  vec_push(&w->pending, p);
+}
+
+static void comm_walk(CommWalk *w, Node *n);
+
+/* The indices of the subscripts of lv (evaluated before the store). */
+static void comm_indices(CommWalk *w, Node *lv) {
+  Node *b = node_strip(lv);
+  while (b && b->kind == N_SUBSCRIPT) {
+    for (int i = 1; i < b->nkid; i++)
+      comm_walk(w, b->kid[i]);
+    b = node_strip(b->kid[0]);
+  }
+  if (b && b != node_strip(lv)) /* the base (`p[i]` of `get()[i]`), not a plain store's whole target */
+    comm_walk(w, b);
+  else if (b && b->kind != N_DECL_REF)
+    comm_walk(w, b); /* `*p = v`, `s.f = v`: what it reads to find the target */
+}
+
+/* Walks n in evaluation order, loops twice, clearing the pending writes at each barrier. */
+static void comm_walk(CommWalk *w, Node *n) {
+  if (!n || w->read || n->kind == N_LAMBDA)
+    return;
+  if (n->kind == N_CALL && (node_is_barrier(n) || (n->sym && fn_holds_barrier(n->sym)) ||
+                            (n->sym && n->sym->name && !strcmp(n->sym->name, "__syncwarp")))) {
+    for (int i = 0; i < n->nkid; i++)
+      comm_walk(w, n->kid[i]);
+    w->pending.len = 0;
+    return;
+  }
+  if ((n->kind == N_ASSIGN && n->nkid == 2) || (node_is_incdec(n) && n->nkid >= 1)) {
+    Node *lv = n->kid[0];
+    if (n->kind == N_ASSIGN)
+      comm_walk(w, n->kid[1]);
+    comm_indices(w, lv);
+    Node *s = node_strip(lv);
+    if (n->kind != N_ASSIGN || n->op != OP_ASSIGN)
+      comm_read(w, s);
+    comm_write(w, s);
+    return;
+  }
+  if (n->kind == N_SUBSCRIPT) {
+    comm_indices(w, n);
+    comm_read(w, n);
+    return;
+  }
+  int passes = n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_DO ? 2 : 1;
+  for (int p = 0; p < passes; p++)
+    for (int i = 0; i < n->nkid; i++)
+      comm_walk(w, n->kid[i]);
+}
+
+/* Thread mode: shared memory one thread writes and another reads with no
+ * barrier between is warp-level code: accepted with whole warps only. */
+static void check_shared_communication(Legal *L) {
+  if (L->k->p.mode != MODE_THREAD || L->warp_shared_refused)
+    return;
+  CommWalk w = {.src = L->u->src};
+  comm_walk(&w, L->k->fn->sym->body);
+  if (w.read && !warps_kept(L)) {
+    refuse(L, w.read->acc->begin, "'%s' is read here where another thread may have written it (%s) with no barrier "
+           "between: threads that communicate through shared memory without __syncthreads() are warp-synchronous "
+           "code, which thread mode would split" WARPS_KEPT_ONLY, w.read->mem->name, line_of(L->u, w.write->acc->begin));
+  }
+  vec_free(&w.pending);
+}
+
 bool legality_check(Unit *u, Kernel *k) {
   Legal L = {.u = u, .k = k, .ok = true};
   k->copy_tail = NULL;
@@ -1845,6 +2092,7 @@ bool legality_check(Unit *u, Kernel *k) {
   check_skipped_lines(&L, k->fn->sym->body);
   check_constructs(&L);
   walk(&L, k->fn->sym->body);
+  check_shared_communication(&L);
   check_outside_shared(&L);
   check_static_shared(&L);
   /* The kernel names what the device defines differently (target.c): a

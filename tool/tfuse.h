@@ -961,6 +961,10 @@ Sym *implicit_reader(const Kernel *k, ImplicitKind ik);
  * copy r's is moved to share r.  Varying when the memory it views is. */
 bool sym_is_dyn_shared_view(const Sym *s);
 bool dyn_view_varying(const Sym *s);
+/* Whether the pointer local p may point into the variable v; into some
+ * __shared__ variable (`volatile float *v = sdata;`). */
+bool sym_may_point_into(const Sym *p, const Sym *v);
+bool sym_views_shared(const Sym *p);
 /* A default argument's expression for parameter i of fn (from its
  * definition or a prototype), or NULL. */
 Node *fn_param_default(Sym *fn, int i);

@@ -7,9 +7,9 @@
 // optimizing ptxas gives wrong sums and maxima (right with -Xptxas -O0).
 // Now each such call is evaluated unguarded by every lane into a
 // temporary, its loading arguments guarded, and the statement reads it.
-// Expected: accept in block mode; thread mode keeps the warp calls only
-// where warps stay whole (the stride mapping along x, blockDim.x / K a
-// multiple of 32, checked at the launch), else refuses: may-refuse-thread.
+// Expected: refuse-thread@yz,refuse-thread.consecutive (accept in block mode;
+// thread mode keeps warps whole only with the stride mapping along x, where
+// each launch checks blockDim.x / K is whole warps).
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -44,7 +44,7 @@ static uint32_t lcg() {
 }
 
 
-// tfuse-expect: may-refuse-thread
+// tfuse-expect: refuse-thread@yz,refuse-thread.consecutive
 #pragma tfuse coarsen
 __global__ void warp_reduce_kernel(const int *in, int n, int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -21,7 +21,7 @@
 
 // BLOCK-LABEL: __global__ void k(
 // BLOCK:      float s_0 = reduce<warp_sum>(in[i_0]);
-// BLOCK-NEXT: const auto __tf_w1 = reduce<warp_sum>(TFUSE_GUARD(__tf_ok_1, in[i_1])); /* tfuse: warp-synchronous, every lane */
+// BLOCK-NEXT: const auto __tf_w1 = reduce<warp_sum>(((__tf_ok_1) ? (in[i_1]) : (in[i_0]))); /* tfuse: warp-synchronous, every lane */
 // BLOCK:      float m_0 = reduce<&warp_max>(in[i_0], -1.0f);
 
 // THREAD-LABEL: __global__ void k(

@@ -28,7 +28,7 @@
 // CHECK-NEXT: if (__tf_ok_1) v_1 = __tf_w1;
 // CHECK-LABEL: __global__ void by_helper(
 // CHECK:      v_0 = reduce_n(v_0, tile);
-// CHECK-NEXT: const auto __tf_w1 = reduce_n(v_1, tile); /* tfuse: warp-synchronous, every lane */
+// CHECK-NEXT: const auto __tf_w1 = reduce_n(((__tf_ok_1) ? (v_1) : (v_0)), tile); /* tfuse: warp-synchronous, every lane */
 // CHECK-NEXT: if (__tf_ok_1) v_1 = __tf_w1;
 
 #include <cooperative_groups.h>

@@ -1,7 +1,7 @@
 // Block mode: a warp-synchronous call of a copy whose guard says only that
 // its logical block is live (__tf_ok_r: the same in every lane) is
-// evaluated unguarded by every lane, into a temporary, with its loading
-// arguments guarded; the statement, still guarded, reads the temporary.
+// evaluated unguarded by every lane, into a temporary, a dead copy taking
+// copy 0's arguments where they load; the statement, still guarded, reads the temporary.
 // (nvcc 13's ptxas miscompiled the guarded form at K = 8.)  A call under
 // `?:` or under a predicate that differs between lanes stays guarded, as
 // the original's lanes would have run it; __syncwarp() runs unguarded.  A
@@ -54,7 +54,7 @@ int main() {
 }
 
 // CHECK-LABEL: __global__ void kt(
-// CHECK:       const auto [[WT:__tf_w[0-9]+]] = warpReduceSum<T>(0xffffffffu, v_7); /* tfuse: warp-synchronous, every lane */
+// CHECK:       const auto [[WT:__tf_w[0-9]+]] = warpReduceSum<T>(0xffffffffu, ((__tf_ok_7) ? (v_7) : (v_0))); /* tfuse: warp-synchronous, every lane */
 // CHECK-NEXT:  if (__tf_ok_7) v_7 = [[WT]];
 // CHECK-LABEL: __global__ void k(
 // CHECK:       int s_0 = __reduce_add_sync(0xffffffffu, v_0);
@@ -67,7 +67,7 @@ int main() {
 // CHECK-NEXT:  unsigned m_7 = TFUSE_GUARD(__tf_ok_7, [[W4]]);
 // CHECK:       const auto [[W5:__tf_w[0-9]+]] = __shfl_down_sync(0xffffffffu, x_1, d);
 // CHECK-NEXT:  if (__tf_ok_1) x_1 += [[W5]];
-// CHECK:       const auto [[W6:__tf_w[0-9]+]] = __shfl_xor_sync(0xffffffffu, TFUSE_GUARD(__tf_ok_1, in[i_1 % n]), 1);
+// CHECK:       const auto [[W6:__tf_w[0-9]+]] = __shfl_xor_sync(0xffffffffu, ((__tf_ok_1) ? (in[i_1 % n]) : (in[i_0 % n])), 1);
 // CHECK-NEXT:  if (__tf_ok_1) x_1 = x_1 + [[W6]];
 // CHECK:       __syncwarp();
 // CHECK-NOT:   if (__tf_ok_{{[0-9]}}) __syncwarp();
