@@ -702,6 +702,29 @@ def cmd_pack(a):
 
 
 # ---- report ------------------------------------------------------------------------------------------------------
+def rejudge(r):
+    """A run that the GPU stage judged `fail` for the check runtime's own summary ("0 mismatches" matched the
+    fail pattern; oracle_gpu.py now leaves those lines out) is judged again from its kept output, where that
+    output is whole (shorter than the kept tail): exit status 0, a PASS-like line and no failure text of the
+    program's own make it `pass`."""
+    runs = r.get("runs") or []
+    changed = False
+    for run in runs:
+        tail = run.get("tail", "")
+        if run.get("outcome") != "fail" or run.get("rc") != 0 or "--- stderr ---" not in tail:
+            continue
+        so, se = tail.split("\n--- stderr ---\n", 1)
+        if len(so) >= 750 or len(se) >= 1500:
+            continue  # cut: the kept output may not be the whole of it
+        text = so + "\n" + "\n".join(l for l in se.splitlines() if not l.startswith("tfuse-check"))
+        if re.search(PASS_CRIT["fail_regex"], text, re.M):
+            continue
+        run["outcome"] = "pass"
+        changed = True
+    if changed and all(run.get("outcome") == "pass" for run in runs):
+        r["verdict"] = "pass"
+
+
 def read_results(paths):
     """{(program, build): record} from result files or folders of them; a later record of a pair wins."""
     files = []
@@ -712,6 +735,7 @@ def read_results(paths):
         for line in open(f, errors="replace"):
             try:
                 r = json.loads(line)
+                rejudge(r)
                 res[(r["program"], r["build"])] = r
             except (ValueError, KeyError):
                 pass

@@ -36,6 +36,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)  # in the pack, corpus_gpu.py and gpu_run.py lie beside this file
 from corpus_gpu import outcome  # noqa: E402  (the program's own verdict: exit status, PASS/FAIL text, CUDA errors)
 
+
+def without_check_lines(text):
+    """text less the lines the check runtime writes (tfuse-check: ...)."""
+    return "\n".join(l for l in text.splitlines() if not l.startswith("tfuse-check"))
+
 TAIL = 1500
 
 
@@ -223,7 +228,8 @@ def main():
             rc, so, se, dt = run_proc([exe] + args, cwd, min(p.get("timeout", 120), left), env)
             if rc is None and left < p.get("timeout", 120):
                 return None  # cut by the deadline: not finished
-            out = outcome(p, rc, so, se)
+            # The check runtime's own lines ("0 mismatches") are not the program's verdict.
+            out = outcome(p, rc, so, without_check_lines(se))
             if out == "fail" and rc == p["pass"].get("waive_exit_code"):
                 out = "waived"
             verdict_lines = [l.strip()[:200] for l in (so + se).splitlines()
