@@ -4,7 +4,8 @@
 // functions, of `<<<...>>>` and of the launch ends (MC_EstimatePiInlineQ's
 // `cudaFuncGetAttributes(&fa, initRNG<A, B>)` lost its `, B>`). Nested
 // templates (`Id<Id<float>::type>::type`), a `>` in a constant argument
-// and a `>>` token stay whole; both modes, each output compiled by nvcc.
+// and a `>>` token stay whole, also where a query is routed to the kept
+// original (`k__tf_orig<float, 3>`); both modes, each output compiled by nvcc.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -all-kernels -factor 2 -mode thread %t.in.cu -o %t.thread.cu
@@ -15,20 +16,21 @@
 // RUN: %nvcc-check %t.block.cu
 
 // THREAD-LABEL: void run(T *p, int n) {
-// THREAD:      const cudaError_t __tf_e = cudaFuncGetAttributes(__tf_fa, k<T, 2>);
-// THREAD:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k<T, (3 > 2) ? 1 : 2>, (((64) + 1) / 2), 0);
+// THREAD:      cudaFuncGetAttributes(&fa, k__tf_orig<T, 2>);
+// THREAD:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<T, (3 > 2) ? 1 : 2>, 64, 0);
 // THREAD-LABEL: int main() {
-// THREAD:      const cudaError_t __tf_e = cudaFuncGetAttributes(__tf_fa, k<float, 3>); if
-// THREAD:      const cudaError_t __tf_e = cudaFuncGetAttributes(__tf_fa, k<Id<Id<float>::type>::type, (3 > 2) ? 1 : 2>); if
-// THREAD:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k<float, 3>, (((pick<64, 32>()) + 1) / 2), 0);
+// THREAD:      cudaFuncGetAttributes(&fa, k__tf_orig<float, 3>);
+// THREAD:      cudaFuncGetAttributes(&fa, k__tf_orig<Id<Id<float>::type>::type, (3 > 2) ? 1 : 2>);
+// THREAD:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<float, 3>, pick<64, 32>(), 0);
 // THREAD:      cudaLaunchKernel((void *)k<float, 3>, grid_of<0, 1>(n, 64), ::tfuse_rt::coarsen_block(64, 0, 2u, "k", "{{.*}}"), args, 0, 0);
 // THREAD:      k<float, 3><<<grid_of<0, 1>(n, 64), ::tfuse_rt::coarsen_block(pick<64, 32>(), 0, 2u, "k", "{{.*}}")>>>(static_cast<Id<float>::type *>(d), Box<int, 2>{{[{][{]}}n, 0}}.v[0]);
 // THREAD:      k<Id<Id<float>::type>::type, 2><<<dim3(grid_of<0, 1>(n, 64), 1), ::tfuse_rt::coarsen_block(64 >> 0, 0, 2u, "k", "{{.*}}")>>>(d, pick<1, 2>() > 0 ? n : 0);
 // BLOCK-LABEL: void run(T *p, int n) {
-// BLOCK:      const cudaError_t __tf_e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(__tf_n, k<T, (3 > 2) ? 1 : 2>, 64, 0);
+// BLOCK:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<T, (3 > 2) ? 1 : 2>, 64, 0);
 // BLOCK-LABEL: int main() {
-// BLOCK:      cudaFuncGetAttributes(&fa, k<float, 3>);
-// BLOCK:      const cudaError_t __tf_e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(__tf_n, k<float, 3>, pick<64, 32>(), 0);
+// BLOCK:      cudaFuncGetAttributes(&fa, k__tf_orig<float, 3>);
+// BLOCK:      cudaFuncGetAttributes(&fa, k__tf_orig<Id<Id<float>::type>::type, (3 > 2) ? 1 : 2>);
+// BLOCK:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<float, 3>, pick<64, 32>(), 0);
 // BLOCK:      const dim3 __tf_grid = (grid_of<0, 1>(n, 64)); void **__tf_args = (args); const void *__tf_f = (const void *)((void *)k<float, 3>);
 // BLOCK:      { const dim3 __tf_grid = (grid_of<0, 1>(n, 64)); k<float, 3><<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), pick<64, 32>()>>>(::tfuse_rt::grid_extent(__tf_grid, 0), static_cast<Id<float>::type *>(d), Box<int, 2>{{[{][{]}}n, 0}}.v[0]); }
 // BLOCK:      { const dim3 __tf_grid = (dim3(grid_of<0, 1>(n, 64), 1)); k<Id<Id<float>::type>::type, 2><<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 64 >> 0>>>(::tfuse_rt::grid_extent(__tf_grid, 0), d, pick<1, 2>() > 0 ? n : 0); }

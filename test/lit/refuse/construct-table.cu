@@ -4,8 +4,8 @@
 // lacks.  A statement expression (accepted, and emitted once for all
 // copies, before the table), a range-based for, a GNU atomic builtin (it
 // writes through its pointer with no call to follow), a compound literal,
-// each in both modes.  -keep-going leaves the kernels unchanged and the
-// JSON report says why; a coarsened kernel's record lists the rows it
+// each in both modes.  -keep-going leaves the kernels unchanged and its
+// report (-report-json) says why; a coarsened kernel's record lists the rows it
 // reached (the census, scripts/census.py).
 // RUN: not %tfuse -factor 2 %s -o %t.out 2>&1 | FileCheck %s
 // RUN: test ! -e %t.out
