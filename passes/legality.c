@@ -1774,6 +1774,17 @@ static void check_skipped_lines(Legal *L, const Node *body) {
     if (t[p] == '#') {
       dir = p;
       have_dir = true;
+      unsigned w = p + 1;
+      while (w < body->end && (t[w] == ' ' || t[w] == '\t'))
+        w++;
+      if (w + 7 <= src->len && !strncmp(t + w, "include", 7)) {
+        /* The included file's statements are part of the body, but not of
+         * its text, which is what tfuse writes out per copy (HeCBench
+         * wsm5's `#include "constants.h"` of declarations and macros). */
+        refuse(L, p, "an #include inside the kernel's body: the included statements are not in the kernel's text, "
+                     "which tfuse rewrites; include the file before the kernel");
+        return;
+      }
       continue;
     }
     if (have_dir && unit_is_skipped(L->u, p) && !directive_is_if0(src, dir)) {

@@ -20,8 +20,11 @@ template <class T, unsigned long N> struct plain<T (&)[N]> { typedef T *type; };
 template <class T, unsigned long N> struct plain<const T (&)[N]> { typedef const T *type; };
 template <class T, unsigned long N> struct plain<const T[N]> { typedef const T *type; };
 
-/* A value-initialized T: what an inactive copy's guarded load yields. */
-template <class T> __host__ __device__ inline typename plain<T>::type zero() {
+/* A value-initialized T: what an inactive copy's guarded load yields.
+ * Named with tfuse's reserved prefix: TFUSE_GUARD expands it in the
+ * program's text, where a macro of the program's (HeCBench md's
+ * `#define zero make_float4(...)`) would replace a plain name. */
+template <class T> __host__ __device__ inline typename plain<T>::type __tf_zero() {
   return typename plain<T>::type();
 }
 
@@ -228,6 +231,6 @@ template <class F> inline int dyn_shared_clamp(F *kernel, size_t bytes) {
 
 /* The value of expression e if predicate p holds, else a zero of its type;
  * e is evaluated only when p holds. */
-#define TFUSE_GUARD(p, e) ((p) ? (e) : ::tfuse_rt::zero<decltype(e)>())
+#define TFUSE_GUARD(p, e) ((p) ? (e) : ::tfuse_rt::__tf_zero<decltype(e)>())
 
 #endif /* TFUSE_PRELUDE_H */
