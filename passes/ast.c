@@ -203,3 +203,18 @@ Node *node_root(Node *n) {
     n = n->parent;
   return n;
 }
+
+bool node_same_text(const Source *src, const Node *a, const Node *b) {
+  const char *t = src->text;
+  unsigned i = a->begin, j = b->begin;
+  for (;;) {
+    while (i < a->end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
+      i++;
+    while (j < b->end && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
+      j++;
+    if (i >= a->end || j >= b->end)
+      return i >= a->end && j >= b->end;
+    if (t[i++] != t[j++])
+      return false;
+  }
+}

@@ -1484,20 +1484,6 @@ static Node *as_written(Node *n) {
   return n;
 }
 
-static bool same_text(const Source *src, const Node *a, const Node *b) {
-  const char *t = src->text;
-  unsigned i = a->begin, j = b->begin;
-  for (;;) {
-    while (i < a->end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
-      i++;
-    while (j < b->end && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
-      j++;
-    if (i >= a->end || j >= b->end)
-      return i >= a->end && j >= b->end;
-    if (t[i++] != t[j++])
-      return false;
-  }
-}
 
 /* `if (c) L = e1; else L = e2;` with one side-effect-free L and e1, e2 of
  * one arithmetic type is `L = c ? e1 : e2;` (C++17 evaluates c, one of
@@ -1509,7 +1495,7 @@ static bool emit_select(Fuse *F, Node *s, Ctx *ctx) {
       a->op != OP_ASSIGN || b->op != OP_ASSIGN || a->nkid != 2 || b->nkid != 2 || a->in_macro || b->in_macro)
     return false;
   Node *e1 = as_written(a->kid[1]), *e2 = as_written(b->kid[1]);
-  if (!same_text(F->src, a->kid[0], b->kid[0]) || node_has_side_effects(a->kid[0]) || node_has_side_effects(s->cond) ||
+  if (!node_same_text(F->src, a->kid[0], b->kid[0]) || node_has_side_effects(a->kid[0]) || node_has_side_effects(s->cond) ||
       !e1->type_arith || e1->type_arith != e2->type_arith || node_has_side_effects(e1) || node_has_side_effects(e2) ||
       wrap_refusal(F, e1) || wrap_refusal(F, e2))
     return false;
@@ -1582,7 +1568,7 @@ static void find_hoists(Fuse *F, Node *n, Vec *out) {
     Hoist *h = arena_alloc(sizeof *h);
     h->load = n;
     for (int i = 0; i < out->len && !h->name; i++)
-      if (same_text(F->src, ((Hoist *)out->items[i])->load, n))
+      if (node_same_text(F->src, ((Hoist *)out->items[i])->load, n))
         h->name = ((Hoist *)out->items[i])->name;
     h->first = !h->name;
     if (h->first)

@@ -1936,21 +1936,6 @@ typedef struct {
   ShAccess *write, *read; /* the first communication found */
 } CommWalk;
 
-/* Whether a and b are written alike, spaces aside. */
-static bool same_text_ws(const Source *src, const Node *a, const Node *b) {
-  const char *t = src->text;
-  unsigned i = a->begin, j = b->begin;
-  for (;;) {
-    while (i < a->end && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n'))
-      i++;
-    while (j < b->end && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n'))
-      j++;
-    if (i >= a->end || j >= b->end)
-      return i >= a->end && j >= b->end;
-    if (t[i++] != t[j++])
-      return false;
-  }
-}
 
 /* The access to shared memory that the outermost subscript n makes, or
  * false when it names no shared memory. */
@@ -1997,7 +1982,7 @@ static void comm_read(CommWalk *w, Node *n) {
     return;
   for (int i = 0; i < w->pending.len; i++) {
     const ShAccess *p = w->pending.items[i];
-    if (p->mem == a.mem && same_text_ws(w->src, p->acc, a.acc))
+    if (p->mem == a.mem && node_same_text(w->src, p->acc, a.acc))
       return;
   }
   for (int i = 0; i < w->pending.len; i++)

@@ -680,6 +680,8 @@ const Construct *construct_of(const Node *n);
 /* Queries of the tree and the text that call no pass (see ast.c). */
 /* Strips parentheses and implicit nodes. */
 Node *node_strip(Node *n);
+/* Whether a and b are written alike in the text, spaces aside. */
+bool node_same_text(const Source *src, const Node *a, const Node *b);
 /* Index of a call's first argument among its children (after the callee). */
 int call_first_arg(const Node *call);
 bool call_is_construct(const Node *call);
