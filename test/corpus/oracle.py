@@ -702,6 +702,21 @@ def cmd_pack(a):
 
 
 # ---- report ------------------------------------------------------------------------------------------------------
+def ulp_note(fd):
+    """For a first difference between two floats (the check runtime prints `value (0xBITS)`), how many units in
+    the last place apart they are: a rounding difference (contraction, summation order) reads as a few, a wrong
+    value as many.  "" where the element is not a float."""
+    bits = []
+    for side in ("original", "coarsened"):
+        text = str((fd or {}).get(side, ""))
+        m = re.search(r"^(\S+) \(0x([0-9a-fA-F]{8})\)$", text)
+        if not m or not re.search(r"[.eEn]", m.group(1)):
+            return ""  # an integer element (printed without a point)
+        b = int(m.group(2), 16)
+        bits.append(b if b < 0x80000000 else 0x80000000 - b)  # ordered like the floats they encode
+    return " (the first by %d ULP)" % abs(bits[0] - bits[1])
+
+
 def rejudge(r):
     """A run that the GPU stage judged `fail` for the check runtime's own summary ("0 mismatches" matched the
     fail pattern; oracle_gpu.py now leaves those lines out) is judged again from its kept output, where that
@@ -798,7 +813,7 @@ def cmd_report(a):
     summary = "oracle: %d programs, %d launches, %d checked (%.1f%%), %d differ, %d faults, %d nvcc rejects" % (
         len(progs), L, C, 100.0 * C / L if L else 0.0, D, F, R)
     lists = ["", "### Kernels whose coarsened launches differ from the original (%d)" % len(differ), ""]
-    lists += ["- %s %s `%s`: %d of %d launches differ; first: %s" % (pn, t, k, d, n, json.dumps(fd))
+    lists += ["- %s %s `%s`: %d of %d launches differ%s; first: %s" % (pn, t, k, d, n, ulp_note(fd), json.dumps(fd))
               for pn, t, k, d, n, fd in differ] or ["none"]
     lists += ["", "### CUDA faults during a checked launch (%d kernels)" % len(faults), ""]
     lists += ["- %s %s `%s`: %s" % (pn, t, k, "; ".join(x or "" for x in f)) for pn, t, k, f in faults] or ["none"]
