@@ -4,9 +4,9 @@
 // the pointers written through gets track_table (const or not, `rows[r][i]`,
 // `layers[l].w[i]`); each __device__ variable written gets track_symbol by
 // its qualified name, and a pointer-valued one written through gets
-// track_symbol(..., true); a variable declared after the launch is a blind
-// spot TFUSE_CHECK_UNNAMED, and a store through a pointer made from an
-// integer is TFUSE_CHECK_UNTRACED, with its place.  A kernel with only
+// track_symbol(..., true); a variable declared after the launch is the
+// unnamed-variable blind spot, and a store through a pointer made from an
+// integer is the untraced one, with its place.  A kernel with only
 // pointer arguments keeps the plain track calls.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu

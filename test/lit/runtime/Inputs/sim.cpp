@@ -248,18 +248,13 @@ static int reach(void) {
   /* A blind spot, the compared part the same: not checked; and one where
    * the compared part differs: a difference. */
   float *o = dev<float>(4);
-  launch_with("blindsame", "sim.cpp:205",
-              [&](tfuse_rt::Check &c) {
-                c.track(o, "o");
-                c.blind(TFUSE_CHECK_UNTRACED, "a write through 'q', a pointer loaded from memory");
-              },
-              [&] { o[0] = 1; }, [&] { o[0] = 1; });
-  launch_with("blinddiff", "sim.cpp:206",
-              [&](tfuse_rt::Check &c) {
-                c.track(o, "o");
-                c.blind(TFUSE_CHECK_UNTRACED, "a write through 'q', a pointer loaded from memory");
-              },
-              [&] { o[0] = 1; }, [&] { o[0] = 2; });
+  const int untraced = TFUSE_CHECK_UNTRACED; /* the category both launches name */
+  auto track_o_blind = [&](tfuse_rt::Check &c) {
+    c.track(o, "o");
+    c.blind(untraced, "a write through 'q', a pointer loaded from memory");
+  };
+  launch_with("blindsame", "sim.cpp:205", track_o_blind, [&] { o[0] = 1; }, [&] { o[0] = 1; });
+  launch_with("blinddiff", "sim.cpp:206", track_o_blind, [&] { o[0] = 1; }, [&] { o[0] = 2; });
 
   /* A table of 70 pointers to 70 allocations: 64 followed, then a blind spot. */
   int **many = dev<int *>(70);
