@@ -206,6 +206,15 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
   }
 }
 
+/* A pointer into the object the lvalue lv designates (`&lv`, or lv an
+ * array that decays); a member of the implicit object points anywhere. */
+static void pts_into_object(Node *lv, PointsTo *out) {
+  bool this_obj = false;
+  lvalue_objects(lv, out, &this_obj);
+  if (this_obj)
+    out->unknown = true;
+}
+
 /* What a pointer-valued expression may point into. */
 static void pts_of(Node *n, PointsTo *out) {
   n = strip_implicit(n);
@@ -254,10 +263,7 @@ static void pts_of(Node *n, PointsTo *out) {
   }
   case N_UNOP:
     if (n->op == OP_ADDR) {
-      bool this_obj = false;
-      lvalue_objects(n->kid[0], out, &this_obj);
-      if (this_obj)
-        out->unknown = true;
+      pts_into_object(n->kid[0], out);
       return;
     }
     if ((n->op >= OP_POST_INC && n->op <= OP_PRE_DEC) || n->op == OP_PLUS) {
@@ -316,10 +322,7 @@ static void pts_of(Node *n, PointsTo *out) {
     if (n->type_array) {
       /* A row `a[i]` of a 2-D array, a member `s.arr`: it decays to a
        * pointer into the object it is part of. */
-      bool this_obj = false;
-      lvalue_objects(n, out, &this_obj);
-      if (this_obj)
-        out->unknown = true;
+      pts_into_object(n, out);
       return;
     }
     if (n->type_integral || n->type_arith)
