@@ -610,11 +610,6 @@ const Construct *construct_of(const Node *n) {
   return n->construct >= 0 && n->construct < N_CONSTRUCT_ROWS ? &construct_rows[n->construct].row : NULL;
 }
 
-static NodeKind map_kind(enum CXCursorKind k) {
-  int i = construct_index(k);
-  return i < 0 ? N_OTHER : construct_rows[i].kind;
-}
-
 /* Whether the expression libclang does not expose at c is a GNU atomic
  * builtin: its first token names one. */
 static bool is_atomic_builtin(CXCursor c) {
@@ -1398,8 +1393,10 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
   Node *n = arena_alloc(sizeof *n);
-  n->kind = map_kind(ck);
+  /* The node kind is the construct table's row's; a cursor with no row
+   * is N_OTHER, named for the refusal. */
   n->construct = construct_index(ck);
+  n->kind = n->construct < 0 ? N_OTHER : construct_rows[n->construct].kind;
   if (n->construct < 0)
     n->cursor_name = take_string(clang_getCursorKindSpelling(ck));
   else if (n->kind == N_UNEXPOSED && is_atomic_builtin(c))
