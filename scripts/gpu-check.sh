@@ -223,7 +223,7 @@ if [ "$checksec" = 1 ]; then
 fi
 if [ "$checksec" = 1 ] && [ -z "$checknote" ]; then
   mkdir -p "$work/check" "$work/runtime/src" "$work/runtime/include/tfuse"
-  cp "$root/runtime/src/check.cpp" "$root/runtime/src/snapshot.h" "$work/runtime/src/"
+  cp "$root/runtime/src/check.cpp" "$root/runtime/src/snapshot.h" "$root/runtime/src/compare_ptx.h" "$work/runtime/src/"
   cp "$root"/runtime/include/tfuse/*.h "$work/runtime/include/tfuse/"
   cjobs="$work/check/jobs.txt"
   : >"$cjobs"

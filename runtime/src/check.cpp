@@ -45,13 +45,15 @@
  *   the original kernel runs
  *   tfuse_check_original_done(c)
  *       reports a launch or execution error; copies each tracked
- *       allocation to host memory (what the original wrote: "expected")
- *       and restores it from its snapshot.
+ *       allocation (what the original wrote: "expected") into a new device
+ *       buffer, or, where that cannot be (no device memory for it, the
+ *       device comparison off: below), to host memory; restores the
+ *       allocation from its snapshot and frees the snapshot.
  *   the coarsened kernel runs
  *   tfuse_check_coarsened_done(c)
- *       reports a launch or execution error; copies each allocation to the
- *       host and compares it with the expected copy, prints the mismatches,
- *       frees everything.  The coarsened kernel's results stay in memory.
+ *       reports a launch or execution error; compares each allocation
+ *       with its expected copy (below), prints the mismatches, frees
+ *       everything.  The coarsened kernel's results stay in memory.
  *
  * An unchecked launch (an argument not in device memory) runs both kernels
  * without snapshots: the coarsened kernel then writes over the original's
@@ -62,13 +64,28 @@
  * "write through an untraced pointer", unnamed-variable "unnamed
  * __device__ variable", too-many "too much memory behind pointers".
  *
- * Comparison: bitwise, element by element, where the elements of an
- * allocation are laid out from the naming argument's pointer (element i is
- * arg[i]; bytes before the first or after the last whole element compare
- * bytewise).  With TFUSE_CHECK_ULP=N, float and double elements are equal
- * when at most N units in the last place apart (bit patterns mapped to a
- * monotonic integer order, so +0 == -0), and any two NaNs are equal; other
- * kinds stay bitwise.
+ * Comparison: first on the device, where the expected copy is in device
+ * memory: a kernel (compare.cu, loaded from the PTX in compare_ptx.h with
+ * the driver API, once per CUDA context) tells whether the allocation and
+ * its copy are bitwise equal, reading 8-byte words where both are
+ * 8-aligned and bytes elsewhere; one small read answers for all the
+ * launch's allocations.  An equal allocation is done: nothing is copied
+ * to the host.  One that differs, or whose expected copy is in host
+ * memory, is copied to the host and compared there, bitwise, element by
+ * element, where the elements of an allocation are laid out from the
+ * naming argument's pointer (element i is arg[i]; bytes before the first
+ * or after the last whole element compare bytewise).  With
+ * TFUSE_CHECK_ULP=N, float and double elements are equal when at most N
+ * units in the last place apart (bit patterns mapped to a monotonic
+ * integer order, so +0 == -0), and any two NaNs are equal; other kinds
+ * stay bitwise (an allocation the device finds bitwise equal is equal
+ * under any N; one it finds different is judged on the host, with N).
+ * The reports are the same whichever way a launch was compared.  If the
+ * kernel cannot be loaded or launched: one warning, and every allocation
+ * is compared on the host from then on; where the driver's functions for
+ * it are not found (a stand-in for CUDA), silently so.  Host copies go to
+ * pinned memory (malloc where pinning fails), up to 1 GiB of which is kept
+ * for later launches.
  *
  * Output, on stderr, every line starting with "tfuse-check: ":
  *   mismatch: kernel 'K' launched at SITE: argument 'A' (allocation P, N
@@ -84,6 +101,12 @@
  *       exit status 1.  TFUSE_CHECK_FATAL=1 (set, not empty, not "0") also
  *       ends the program with status 1 after the first launch with a
  *       mismatch, and at the first argument that cannot be snapshot.
+ *   warning: kernel 'K' launched at SITE: WHAT (CUDA_ERROR_NAME: WORDS);
+ *       what the kernels write is compared on the host from now on, which
+ *       is slower                       -- at most once: the device
+ *                                          comparison failed (WHAT: "the
+ *                                          comparison kernel cannot be
+ *                                          loaded", "... launched")
  *
  * With TFUSE_CHECK_LOG=PATH, each launch also appends one JSON object, on
  * a line of its own, to the file PATH (opened for appending at the first
@@ -109,9 +132,11 @@
  * bytes outside whole elements as one hex byte each. */
 #include "../include/tfuse/check.h" /* no include path needed */
 #include "snapshot.h"                 /* shared with the tuning runtime (tune.cpp) */
+#include "compare_ptx.h"              /* the device comparison (compare.cu), as PTX */
 
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <climits>
 #include <cmath>
@@ -306,15 +331,26 @@ static void start_once(void) {
 
 /* ---- one checked launch --------------------------------------------------- */
 
+/* Host memory for a copy of what a kernel wrote (pinned where possible). */
+struct HostBuf {
+  unsigned char *p; /* null: none */
+  size_t cap;
+  bool pinned;            /* cuMemHostAlloc's, else malloc's */
+  unsigned long long id;  /* pinned: the allocation's unique id, or 0 */
+};
+
+struct DeviceCompare;
+
 struct Region {
   unsigned char *base; /* the allocation (or a __device__ variable's bytes) */
   size_t size;
   std::string arg; /* the first argument in it (or "t[i]", "p@B", a variable's name) */
   int kind;
   size_t elem_size;
-  size_t arg_offset;       /* (argument pointer) - base */
-  void *snapshot;          /* device: the allocation before the launch */
-  unsigned char *expected; /* host: what the original wrote */
+  size_t arg_offset;           /* (argument pointer) - base */
+  void *snapshot;              /* device: the allocation before the launch */
+  unsigned char *expected_dev; /* device: what the original wrote, or null, then: */
+  HostBuf expected;            /* host: what the original wrote */
 };
 
 struct tfuse_check_launch {
@@ -327,14 +363,19 @@ struct tfuse_check_launch {
   int blind;                  /* the first blind spot's category, or -1 */
   char blind_reason[256];
   int followed;               /* allocations found through pointers in memory */
+  DeviceCompare *dc;          /* the comparison on the device, or null: all on the host */
   std::vector<Region> regions;
 };
+
+static void host_give(HostBuf *b);
 
 static void free_launch(tfuse_check_launch *c) {
   for (size_t i = 0; i < c->regions.size(); i++) {
     if (c->regions[i].snapshot)
       cudaFree(c->regions[i].snapshot);
-    std::free(c->regions[i].expected);
+    if (c->regions[i].expected_dev)
+      cudaFree(c->regions[i].expected_dev);
+    host_give(&c->regions[i].expected);
   }
   delete c;
 }
@@ -364,6 +405,191 @@ static void *host_alloc(const tfuse_check_launch *c, size_t n) {
   return p;
 }
 
+/* ---- CUDA driver functions found at run time -------------------------------- */
+
+/* The driver functions that only the device comparison and pinned host
+ * memory need are looked up in the program's libcuda (dlsym) at the first
+ * checked launch, not linked: a program that provides only the CUDA
+ * functions the rest of this file links (a stand-in for CUDA on the host,
+ * in tests) still links and runs, and compares everything on the host as
+ * before.  A null entry: not found. */
+struct DriverFns {
+  CUresult (*ctx_get_current)(CUcontext *);
+  CUresult (*ctx_get_id)(CUcontext, unsigned long long *); /* CUDA 12.0 and newer */
+  CUresult (*module_load_data)(CUmodule *, const void *);
+  CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
+  CUresult (*module_unload)(CUmodule);
+  CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                            CUstream, void **, void **);
+  CUresult (*pointer_get_attribute)(void *, CUpointer_attribute, CUdeviceptr);
+  CUresult (*mem_host_alloc)(void **, size_t, unsigned);
+  CUresult (*mem_free_host)(void *);
+  CUresult (*get_error_string)(CUresult, const char **);
+};
+
+static DriverFns g_drv;
+static bool g_drv_found;
+
+/* Sets *fn to the driver's function `name`, or null: from the program's
+ * global symbols (it links -lcuda), else from libcuda.so.1 if loaded. */
+template <class F> static void find_driver_fn(F *fn, const char *name) {
+  static_assert(sizeof(F) == sizeof(void *), "a function pointer is an address");
+  void *sym = dlsym(RTLD_DEFAULT, name);
+  if (!sym) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (lib)
+      sym = dlsym(lib, name);
+  }
+  std::memcpy(fn, &sym, sizeof *fn);
+}
+
+static const DriverFns *driver(void) {
+  if (!g_drv_found) {
+    g_drv_found = true;
+    find_driver_fn(&g_drv.ctx_get_current, "cuCtxGetCurrent");
+    find_driver_fn(&g_drv.ctx_get_id, "cuCtxGetId");
+    find_driver_fn(&g_drv.module_load_data, "cuModuleLoadData");
+    find_driver_fn(&g_drv.module_get_function, "cuModuleGetFunction");
+    find_driver_fn(&g_drv.module_unload, "cuModuleUnload");
+    /* stream 0 means what it means to this file's runtime calls (cuda.h
+     * names the function the same way) */
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+    find_driver_fn(&g_drv.launch_kernel, "cuLaunchKernel_ptsz");
+#else
+    find_driver_fn(&g_drv.launch_kernel, "cuLaunchKernel");
+#endif
+    find_driver_fn(&g_drv.pointer_get_attribute, "cuPointerGetAttribute");
+    find_driver_fn(&g_drv.mem_host_alloc, "cuMemHostAlloc");
+    find_driver_fn(&g_drv.mem_free_host, "cuMemFreeHost");
+    find_driver_fn(&g_drv.get_error_string, "cuGetErrorString");
+  }
+  return &g_drv;
+}
+
+/* ---- host memory for copies ------------------------------------------------ */
+
+/* Copies of what the kernels wrote go to host memory only where the device
+ * comparison is not used or found a difference.  Buffers of PIN_MIN bytes
+ * or more are pinned (cuMemHostAlloc, portable: copies into them run at
+ * the link's speed; malloc when pinning fails) and kept for later
+ * launches, up to HOST_KEEP bytes in all: fresh pageable memory costs a
+ * page fault per page at every copy, more than the copy itself.  Smaller
+ * ones are malloc's and freed at once.  A plain array, like g_stats. */
+#define PIN_MIN ((size_t)1 << 20)
+#define HOST_KEEP ((size_t)1 << 30)
+
+static HostBuf *g_spare;
+static size_t g_nspare, g_capspare, g_spare_bytes;
+
+/* Whether a kept buffer is still there: pinned memory goes with the
+ * context that allocated it (cudaDeviceReset frees it), and then its
+ * address no longer has the allocation's process-wide unique id. */
+static bool host_alive(const HostBuf *b) {
+  if (!b->pinned)
+    return true;
+  unsigned long long id = 0;
+  return driver()->pointer_get_attribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)(uintptr_t)b->p) ==
+             CUDA_SUCCESS &&
+         id == b->id;
+}
+
+/* Frees a buffer, or only forgets it when its memory is gone already. */
+static void host_free(HostBuf *b) {
+  if (!b->pinned)
+    std::free(b->p);
+  else if (host_alive(b))
+    driver()->mem_free_host(b->p);
+  b->p = 0;
+}
+
+/* Takes kept buffer i out of the array. */
+static HostBuf spare_remove(size_t i) {
+  HostBuf b = g_spare[i];
+  g_spare[i] = g_spare[--g_nspare];
+  g_spare_bytes -= b.cap;
+  return b;
+}
+
+/* A pinned buffer of n bytes, with its id, or false. */
+static bool host_pin(size_t n, HostBuf *b) {
+  const DriverFns *d = driver();
+  void *p = 0;
+  if (!d->mem_host_alloc || !d->mem_free_host || !d->pointer_get_attribute ||
+      d->mem_host_alloc(&p, n, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS)
+    return false;
+  unsigned long long id = 0;
+  if (d->pointer_get_attribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)(uintptr_t)p) != CUDA_SUCCESS) {
+    d->mem_free_host(p);
+    return false;
+  }
+  b->p = (unsigned char *)p;
+  b->cap = n;
+  b->pinned = true;
+  b->id = id;
+  return true;
+}
+
+/* A buffer of at least n bytes: the smallest kept one that fits, or a new
+ * one.  Ends the program when there is no host memory. */
+static HostBuf host_take(const tfuse_check_launch *c, size_t n) {
+  for (;;) {
+    size_t best = g_nspare;
+    for (size_t i = 0; i < g_nspare; i++)
+      if (g_spare[i].cap >= n && (best == g_nspare || g_spare[i].cap < g_spare[best].cap))
+        best = i;
+    if (best == g_nspare)
+      break;
+    HostBuf b = spare_remove(best);
+    if (host_alive(&b))
+      return b;
+    /* gone with its context: forgotten, and the next one tried */
+  }
+  HostBuf b;
+  if (n >= PIN_MIN && host_pin(n, &b))
+    return b;
+  b.cap = n ? n : 1;
+  b.pinned = false;
+  b.id = 0;
+  b.p = (unsigned char *)host_alloc(c, b.cap);
+  return b;
+}
+
+/* Gives a buffer back: kept for later launches if large and there is room
+ * (made by freeing smaller kept ones), else freed. */
+static void host_give(HostBuf *b) {
+  if (!b->p)
+    return;
+  if (b->cap >= PIN_MIN && b->cap <= HOST_KEEP) {
+    while (g_nspare && g_spare_bytes + b->cap > HOST_KEEP) {
+      size_t small = 0;
+      for (size_t i = 1; i < g_nspare; i++)
+        if (g_spare[i].cap < g_spare[small].cap)
+          small = i;
+      if (g_spare[small].cap >= b->cap)
+        break; /* keep the larger ones */
+      HostBuf k = spare_remove(small);
+      host_free(&k);
+    }
+    if (g_spare_bytes + b->cap <= HOST_KEEP) {
+      if (g_nspare == g_capspare) {
+        size_t cap = g_capspare ? 2 * g_capspare : 8;
+        HostBuf *p = (HostBuf *)std::realloc(g_spare, cap * sizeof *p);
+        if (p) {
+          g_spare = p;
+          g_capspare = cap;
+        }
+      }
+      if (g_nspare < g_capspare) {
+        g_spare[g_nspare++] = *b;
+        g_spare_bytes += b->cap;
+        b->p = 0;
+        return;
+      }
+    }
+  }
+  host_free(b);
+}
+
 /* After a launch: its launch error, then its execution error. */
 static void check_launch(const tfuse_check_launch *c, const char *which) {
   char what[128];
@@ -387,6 +613,7 @@ extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char 
   c->blind = -1;
   c->blind_reason[0] = 0;
   c->followed = 0;
+  c->dc = 0;
 
   /* The primary context is current after this (the driver queries need one). */
   check_cuda(c, cudaFree(0), "initialising CUDA");
@@ -426,7 +653,11 @@ static Region *add_region(tfuse_check_launch *c, unsigned char *base, size_t siz
   g.elem_size = elem_size ? elem_size : 1;
   g.arg_offset = (size_t)(at - base);
   g.snapshot = 0;
-  g.expected = 0;
+  g.expected_dev = 0;
+  g.expected.p = 0;
+  g.expected.cap = 0;
+  g.expected.pinned = false;
+  g.expected.id = 0;
   c->regions.push_back(g);
   Region *s = &c->regions.back();
   char what[160];
@@ -572,25 +803,219 @@ extern "C" void tfuse_check_track(tfuse_check_launch *c, const void *p, int kind
   add_region(c, base, size, (const unsigned char *)p, kind, elem_size, arg);
 }
 
+/* ---- the comparison on the device (compare.cu) ---------------------------- */
+
+/* The kernel tfuse_check_compare (compare.cu, as PTX in compare_ptx.h)
+ * loaded into one CUDA context with the driver API, at the first checked
+ * launch there, and a device word per region of a launch for its answers.
+ * When it cannot be loaded or launched: a warning, and every region is
+ * compared on the host from then on. */
+struct DeviceCompare {
+  unsigned long long ctx; /* the context: its id (cuCtxGetId), else its handle */
+  CUmodule module;
+  CUfunction fn;
+  unsigned long long *first; /* device: one answer per region */
+  size_t cap;                /* answers room at first */
+};
+
+/* A plain array, like g_stats; g_dc_off: the host compares from now on. */
+static DeviceCompare *g_dc;
+static size_t g_ndc, g_capdc;
+static bool g_dc_off;
+
+#define COMPARE_BLOCK 256
+#define COMPARE_MAX_BLOCKS 4096
+#define NO_DIFFERENCE (~0ull) /* the kernel's answer for two equal copies */
+
+/* The first failure of the device comparison: one warning, then the host. */
+static void device_compare_off(const tfuse_check_launch *c, const char *what, CUresult r) {
+  const char *name = "unknown", *words = "unknown error";
+  cuGetErrorName(r, &name);
+  if (driver()->get_error_string)
+    driver()->get_error_string(r, &words);
+  std::fprintf(stderr,
+               "tfuse-check: warning: kernel '%s' launched at %s: %s (%s: %s); what the kernels write "
+               "is compared on the host from now on, which is slower\n",
+               c->kernel, c->site, what, name, words);
+  g_dc_off = true;
+}
+
+/* The current context's identity: its id, unique for the run (a primary
+ * context re-created after cudaDeviceReset is a new one), else its handle. */
+static bool current_context(unsigned long long *id) {
+  const DriverFns *d = driver();
+  CUcontext ctx = 0;
+  if (d->ctx_get_current(&ctx) != CUDA_SUCCESS || !ctx)
+    return false;
+  unsigned long long v = 0;
+  if (d->ctx_get_id && d->ctx_get_id(ctx, &v) == CUDA_SUCCESS) {
+    *id = v;
+    return true;
+  }
+  *id = (unsigned long long)(uintptr_t)ctx;
+  return true;
+}
+
+/* The device comparison in the current context (the runtime's primary
+ * context: tfuse_check_begin made it current), with room for nregions
+ * answers; loads the kernel there first if needed.  Null: the host
+ * compares this launch (the comparison is off; the driver's functions are
+ * not found, or there is no current context: a stand-in for CUDA; no
+ * device memory for the answers). */
+static DeviceCompare *device_compare(const tfuse_check_launch *c, size_t nregions) {
+  const DriverFns *drv = driver();
+  if (g_dc_off || !nregions || !drv->ctx_get_current || !drv->module_load_data || !drv->module_get_function ||
+      !drv->module_unload || !drv->launch_kernel || !drv->pointer_get_attribute)
+    return 0;
+  unsigned long long ctx = 0;
+  if (!current_context(&ctx))
+    return 0;
+  DeviceCompare *d = 0;
+  for (size_t i = 0; i < g_ndc && !d; i++)
+    if (g_dc[i].ctx == ctx)
+      d = &g_dc[i];
+  if (!d) {
+    CUmodule module = 0;
+    CUfunction fn = 0;
+    CUresult r = drv->module_load_data(&module, tfuse_compare_ptx);
+    if (r != CUDA_SUCCESS) {
+      device_compare_off(c, "the comparison kernel cannot be loaded", r);
+      return 0;
+    }
+    r = drv->module_get_function(&fn, module, "tfuse_check_compare");
+    if (r != CUDA_SUCCESS) {
+      drv->module_unload(module);
+      device_compare_off(c, "the comparison kernel is not in its module", r);
+      return 0;
+    }
+    if (g_ndc == g_capdc) {
+      size_t cap = g_capdc ? 2 * g_capdc : 4;
+      DeviceCompare *p = (DeviceCompare *)std::realloc(g_dc, cap * sizeof *p);
+      if (!p) {
+        std::fprintf(stderr, "tfuse-check: error: out of host memory\n");
+        std::exit(1);
+      }
+      g_dc = p;
+      g_capdc = cap;
+    }
+    d = &g_dc[g_ndc++];
+    d->ctx = ctx;
+    d->module = module;
+    d->fn = fn;
+    d->first = 0;
+    d->cap = 0;
+  }
+  if (d->cap < nregions) {
+    size_t cap = nregions < 16 ? 16 : nregions;
+    void *p = 0;
+    if (cudaMalloc(&p, cap * sizeof *d->first) != cudaSuccess) {
+      cudaGetLastError(); /* out of device memory: not the program's error */
+      return 0;
+    }
+    if (d->first)
+      cudaFree(d->first);
+    d->first = (unsigned long long *)p;
+    d->cap = cap;
+  }
+  return d;
+}
+
+/* Whether the kernel may read the region at its address: the driver's
+ * device pointer for it is that address (device and managed memory, and
+ * mapped host memory under unified addressing). */
+static bool device_readable(const Region *g) {
+  CUdeviceptr p = 0;
+  CUresult r = driver()->pointer_get_attribute(&p, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                               (CUdeviceptr)(uintptr_t)g->base);
+  return r == CUDA_SUCCESS && p == (CUdeviceptr)(uintptr_t)g->base;
+}
+
+/* For each region with a device copy of what the original wrote, runs the
+ * comparison kernel on it and the region (what the coarsened kernel
+ * wrote), then reads the answers back at once: same[i] is true when the
+ * two are bitwise equal.  Regions it did not compare (no device copy, or
+ * the kernel could not be launched) get false, i.e. "compare on the
+ * host". */
+static void compare_on_device(tfuse_check_launch *c, std::vector<char> *same) {
+  size_t n = c->regions.size();
+  same->assign(n, 0);
+  DeviceCompare *d = c->dc;
+  bool any = false;
+  for (size_t i = 0; i < n; i++)
+    any = any || c->regions[i].expected_dev;
+  if (!d || !any)
+    return;
+  std::vector<unsigned long long> first(n, NO_DIFFERENCE);
+  check_cuda(c, cudaMemcpyAsync(d->first, first.data(), n * sizeof *d->first, cudaMemcpyHostToDevice, c->stream),
+             "clearing the answers of the device comparison");
+  std::vector<char> asked(n, 0);
+  for (size_t i = 0; i < n && !g_dc_off; i++) {
+    Region *g = &c->regions[i];
+    if (!g->expected_dev)
+      continue;
+    const void *a = g->base, *b = g->expected_dev;
+    unsigned long long size = g->size;
+    unsigned long long *answer = d->first + i;
+    void *params[] = {&a, &b, &size, &answer};
+    unsigned long long blocks = (size / 8 + COMPARE_BLOCK - 1) / COMPARE_BLOCK;
+    if (blocks < 1)
+      blocks = 1;
+    if (blocks > COMPARE_MAX_BLOCKS)
+      blocks = COMPARE_MAX_BLOCKS;
+    CUresult r = driver()->launch_kernel(d->fn, (unsigned)blocks, 1, 1, COMPARE_BLOCK, 1, 1, 0, (CUstream)c->stream,
+                                         params, 0);
+    if (r != CUDA_SUCCESS) {
+      device_compare_off(c, "the comparison kernel cannot be launched", r);
+      break;
+    }
+    asked[i] = 1;
+  }
+  check_cuda(c, cudaMemcpyAsync(first.data(), d->first, n * sizeof *d->first, cudaMemcpyDeviceToHost, c->stream),
+             "reading the answers of the device comparison");
+  check_cuda(c, cudaStreamSynchronize(c->stream), "comparing on the device");
+  for (size_t i = 0; i < n; i++)
+    (*same)[i] = asked[i] && first[i] == NO_DIFFERENCE;
+}
+
+/* Keeps what the original wrote to region g: in a new device buffer when
+ * the launch compares on the device, the region may be read there and
+ * there is device memory for it, else in host memory.  Asynchronous, on
+ * the launch's stream. */
+static void keep_expected(tfuse_check_launch *c, Region *g) {
+  char what[160];
+  if (c->dc && device_readable(g)) {
+    void *p = 0;
+    if (cudaMalloc(&p, g->size) == cudaSuccess)
+      g->expected_dev = (unsigned char *)p;
+    else
+      cudaGetLastError(); /* out of device memory: the host keeps it, as below */
+  }
+  std::snprintf(what, sizeof what, "copying what the original wrote to argument '%s'", g->arg.c_str());
+  if (g->expected_dev) {
+    check_cuda(c, cudaMemcpyAsync(g->expected_dev, g->base, g->size, cudaMemcpyDefault, c->stream), what);
+    return;
+  }
+  g->expected = host_take(c, g->size);
+  check_cuda(c, cudaMemcpyAsync(g->expected.p, g->base, g->size, cudaMemcpyDefault, c->stream), what);
+}
+
 extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
   check_launch(c, "original");
   if (c->unchecked)
     return;
+  c->dc = device_compare(c, c->regions.size());
   for (size_t i = 0; i < c->regions.size(); i++) {
     Region *g = &c->regions[i];
     char what[160];
-    g->expected = (unsigned char *)host_alloc(c, g->size);
-    std::snprintf(what, sizeof what, "copying what the original wrote to argument '%s'", g->arg.c_str());
-    check_cuda(c, cudaMemcpyAsync(g->expected, g->base, g->size, cudaMemcpyDefault, c->stream),
-               what);
+    keep_expected(c, g);
     std::snprintf(what, sizeof what, "restoring argument '%s' from its snapshot", g->arg.c_str());
     check_cuda(c, cudaMemcpyAsync(g->base, g->snapshot, g->size, cudaMemcpyDefault, c->stream),
                what);
-  }
-  check_cuda(c, cudaStreamSynchronize(c->stream), "synchronising after the restore");
-  for (size_t i = 0; i < c->regions.size(); i++) {
-    cudaFree(c->regions[i].snapshot);
-    c->regions[i].snapshot = 0;
+    /* Each snapshot is freed before the next region's copy is allocated:
+     * at most one region has both. */
+    check_cuda(c, cudaStreamSynchronize(c->stream), "synchronising after the restore");
+    cudaFree(g->snapshot);
+    g->snapshot = 0;
   }
 }
 
@@ -715,16 +1140,29 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
   Report r;
   r.c = c;
   r.count = 0;
+  /* The device tells which regions are the same; the others come to the
+   * host, where they are compared and reported element by element. */
+  std::vector<char> same;
+  compare_on_device(c, &same);
   for (size_t i = 0; i < c->regions.size(); i++) {
-    const Region *g = &c->regions[i];
-    unsigned char *got = (unsigned char *)host_alloc(c, g->size);
+    Region *g = &c->regions[i];
+    if (same[i])
+      continue;
     char what[160];
+    if (g->expected_dev) {
+      g->expected = host_take(c, g->size);
+      std::snprintf(what, sizeof what, "copying what the original wrote to argument '%s'", g->arg.c_str());
+      check_cuda(c, cudaMemcpyAsync(g->expected.p, g->expected_dev, g->size, cudaMemcpyDefault, c->stream),
+                 what);
+    }
+    HostBuf got = host_take(c, g->size);
     std::snprintf(what, sizeof what, "copying what the coarsened kernel wrote to argument '%s'",
                   g->arg.c_str());
-    check_cuda(c, cudaMemcpyAsync(got, g->base, g->size, cudaMemcpyDefault, c->stream), what);
+    check_cuda(c, cudaMemcpyAsync(got.p, g->base, g->size, cudaMemcpyDefault, c->stream), what);
     check_cuda(c, cudaStreamSynchronize(c->stream), what);
-    compare_region(&r, g, g->expected, got);
-    std::free(got);
+    compare_region(&r, g, g->expected.p, got.p);
+    host_give(&got);
+    host_give(&g->expected);
   }
   if (r.count > MAX_MISMATCH_LINES)
     std::fprintf(stderr, "tfuse-check:   ... and %llu more %s in this launch\n",
