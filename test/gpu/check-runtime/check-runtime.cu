@@ -29,14 +29,33 @@
  *            element 3 gets 2 instead of 1 (a missing restore would give 3)
  *   ptable   a table of 3 row pointers in device memory (track_table):
  *            row 2, element 17 off by one, compared as floats ('tab[2]')
+ *   big      a 64 MiB float buffer (16777216 elements): only the last
+ *            element differs (1023 against 1024), which the device
+ *            comparison must find at the very end of the buffer
+ *   repeat   correct, out[i] += 1 over another 64 MiB buffer, launched 200
+ *            times: each launch compared on the device (no copy to the
+ *            host), each restored (the program checks that out is 200
+ *            everywhere it looks); prints how long the 200 launches took
+ *   oddbytes a 32-byte __device__ array, tracked through the C functions
+ *            as 21 bytes from its start (8-aligned: two 8-byte words and a
+ *            5-byte tail) and as 21 bytes from byte 3 (not 8-aligned:
+ *            compared byte by byte), named 'd_odd' and 'd_odd+3'; bytes 20
+ *            and 23 differ (20 -> 99, 23 -> 102), so the aligned launch
+ *            has one mismatch (its last byte) and the other two
+ *   lowmem   a 256 MiB float buffer launched while the rest of device
+ *            memory is taken, but for 1.5 times the buffer: the snapshot
+ *            fits, a device copy of what the original wrote does not, so
+ *            that copy goes to the host as before the device comparison;
+ *            elements 12345 and 67108863 (the last) differ
  *
- * The program checks the results of scale and axpy (which must be the same
- * with and without TFUSE_CHECK) and prints "check-runtime-program: results
- * OK" (exit 0) or "... results WRONG ..." (exit 1).
+ * The program checks the results of scale, axpy and repeat (which must be
+ * the same with and without TFUSE_CHECK) and prints "check-runtime-program:
+ * results OK" (exit 0) or "... results WRONG ..." (exit 1).
  */
 #include <tfuse/prelude.h>
 #include <tfuse/check.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -213,6 +232,58 @@ __global__ void ptable(unsigned int __tf_grid_x, float *const *tab, int n) {
       for (int j = 0; j < 3; j++)
         tab[j][i] = (float)(1000 * j + i + (j == 2 && i == 17));
   }
+}
+
+/* big and lowmem: out[i] = i % 1024, the coarsened kernel one more at the
+ * last element (and lowmem at element 12345 too). */
+__global__ void big__tf_orig(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = (float)(i % 1024);
+}
+__global__ void big(unsigned int __tf_grid_x, float *out, int n) {
+  FOR_LOGICAL_BLOCKS(b) {
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < n)
+      out[i] = (float)(i % 1024 + (i == n - 1));
+  }
+}
+__global__ void lowmem__tf_orig(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = (float)(i % 1024);
+}
+__global__ void lowmem(unsigned int __tf_grid_x, float *out, int n) {
+  FOR_LOGICAL_BLOCKS(b) {
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < n)
+      out[i] = (float)(i % 1024 + (i == 12345 || i == n - 1));
+  }
+}
+
+__global__ void repeat__tf_orig(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] += 1.0f;
+}
+__global__ void repeat(unsigned int __tf_grid_x, float *out, int n) {
+  FOR_LOGICAL_BLOCKS(b) {
+    int i = b * blockDim.x + threadIdx.x;
+    if (i < n)
+      out[i] += 1.0f;
+  }
+}
+
+__device__ __align__(8) unsigned char d_odd[32];
+__global__ void oddbytes__tf_orig(void) {
+  int i = threadIdx.x;
+  if (i < 32)
+    d_odd[i] = (unsigned char)i;
+}
+__global__ void oddbytes(void) {
+  int i = threadIdx.x;
+  if (i < 32)
+    d_odd[i] = (unsigned char)(i + (i == 20 || i == 23 ? 79 : 0));
 }
 
 /* ---- the program ---------------------------------------------------------- */
@@ -440,8 +511,118 @@ int main(void) {
       ptable<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), tab, n3);
     }
   }
+
+  /* big<<<gbig, block>>>(bigout, nbig): 64 MiB, the last element differs. */
+  const int nbig = 16 << 20; /* floats: 64 MiB */
+  const dim3 gbig((nbig + 255) / 256);
+  float *bigout, *repout;
+  CUDA_CHECK(cudaMalloc(&bigout, (size_t)nbig * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&repout, (size_t)nbig * sizeof(float)));
+  CUDA_CHECK(cudaMemset(repout, 0, (size_t)nbig * sizeof(float)));
+  { const dim3 __tf_grid = (gbig);
+    if (::tfuse_rt::check_on()) {
+      const dim3 __tf_block = (block); const size_t __tf_smem = (0); const cudaStream_t __tf_stream = (0);
+      auto __tf_a0 = (bigout); auto __tf_a1 = (nbig);
+      ::tfuse_rt::Check __tf_check("big", "check-runtime.cu:112", __tf_stream);
+      __tf_check.track(__tf_a0, "out");
+      big__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(__tf_a0, __tf_a1);
+      __tf_check.original_done();
+      big<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_a0, __tf_a1);
+      __tf_check.coarsened_done();
+    } else {
+      big<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), bigout, nbig);
+    }
+  }
+
+  /* repeat<<<gbig, block>>>(repout, nbig), 200 times: out[i] += 1. */
+  const int nrepeat = 200;
+  CUDA_CHECK(cudaDeviceSynchronize());
+  auto t0 = std::chrono::steady_clock::now();
+  for (int rep = 0; rep < nrepeat; rep++) {
+    { const dim3 __tf_grid = (gbig);
+      if (::tfuse_rt::check_on()) {
+        const dim3 __tf_block = (block); const size_t __tf_smem = (0); const cudaStream_t __tf_stream = (0);
+        auto __tf_a0 = (repout); auto __tf_a1 = (nbig);
+        ::tfuse_rt::Check __tf_check("repeat", "check-runtime.cu:113", __tf_stream);
+        __tf_check.track(__tf_a0, "out");
+        repeat__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(__tf_a0, __tf_a1);
+        __tf_check.original_done();
+        repeat<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_a0, __tf_a1);
+        __tf_check.coarsened_done();
+      } else {
+        repeat<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), repout, nbig);
+      }
+    }
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  double repeat_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("check-runtime-program: repeat: %d launches over 64 MiB in %.3f s\n", nrepeat, repeat_s);
+
+  /* oddbytes<<<1, 32>>>(): 21 bytes of d_odd from byte 0, then from byte 3,
+   * through the C functions (the Check class tracks a whole variable). */
+  for (int from = 0; from <= 3; from += 3) {
+    if (::tfuse_rt::check_on()) {
+      tfuse_check_launch *c = tfuse_check_begin("oddbytes", from ? "check-runtime.cu:115" : "check-runtime.cu:114", 0);
+      void *p = 0;
+      cudaError_t e = cudaGetSymbolAddress(&p, d_odd);
+      tfuse_check_track_symbol(c, (unsigned char *)p + from, 21, e, TFUSE_CHECK_BYTES, 1, 0, TFUSE_CHECK_BYTES, 1,
+                               from ? "d_odd+3" : "d_odd");
+      oddbytes__tf_orig<<<1, 32>>>();
+      tfuse_check_original_done(c);
+      oddbytes<<<1, 32>>>();
+      tfuse_check_coarsened_done(c);
+    } else {
+      oddbytes<<<1, 32>>>();
+    }
+  }
+
+  /* lowmem<<<glow, block>>>(lowout, nlow): 256 MiB while device memory is
+   * short: free memory is cut to 1.5 times the buffer for this launch. */
+  const int nlow = 64 << 20; /* floats: 256 MiB */
+  const size_t lowbytes = (size_t)nlow * sizeof(float);
+  const dim3 glow((nlow + 255) / 256);
+  float *lowout;
+  CUDA_CHECK(cudaMalloc(&lowout, lowbytes));
+  size_t freemem = 0, totalmem = 0;
+  CUDA_CHECK(cudaMemGetInfo(&freemem, &totalmem));
+  void *hog = 0;
+  size_t hogbytes = freemem > lowbytes + lowbytes / 2 ? freemem - lowbytes - lowbytes / 2 : 0;
+  for (int tries = 0; hogbytes && tries < 16 && cudaMalloc(&hog, hogbytes) != cudaSuccess; tries++) {
+    cudaGetLastError();
+    hog = 0;
+    hogbytes = hogbytes > ((size_t)64 << 20) ? hogbytes - ((size_t)64 << 20) : 0;
+  }
+  if (!hog) {
+    std::printf("check-runtime-program: cannot take device memory for lowmem (%zu bytes free)\n", freemem);
+    return 2;
+  }
+  { const dim3 __tf_grid = (glow);
+    if (::tfuse_rt::check_on()) {
+      const dim3 __tf_block = (block); const size_t __tf_smem = (0); const cudaStream_t __tf_stream = (0);
+      auto __tf_a0 = (lowout); auto __tf_a1 = (nlow);
+      ::tfuse_rt::Check __tf_check("lowmem", "check-runtime.cu:116", __tf_stream);
+      __tf_check.track(__tf_a0, "out");
+      lowmem__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(__tf_a0, __tf_a1);
+      __tf_check.original_done();
+      lowmem<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), __tf_a0, __tf_a1);
+      __tf_check.coarsened_done();
+    } else {
+      lowmem<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), lowout, nlow);
+    }
+  }
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaFree(hog));
+  /* repeat added 1 per launch, once (the coarsened kernel's), not twice. */
+  float rep[3];
+  CUDA_CHECK(cudaMemcpy(&rep[0], repout, sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&rep[1], repout + nbig / 2 + 7, sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&rep[2], repout + nbig - 1, sizeof(float), cudaMemcpyDeviceToHost));
+  for (int k = 0; k < 3; k++)
+    if (rep[k] != (float)nrepeat) {
+      std::printf("check-runtime-program: results WRONG: repeat's out is %g, not %d\n", rep[k], nrepeat);
+      return 1;
+    }
   /* d_acc holds one accumulation (the coarsened kernel's), not two. */
   float acc[8];
   CUDA_CHECK(cudaMemcpyFromSymbol(acc, d_acc, sizeof acc));

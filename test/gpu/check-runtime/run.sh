@@ -16,6 +16,13 @@
 #     memory reached other than through a pointer argument is compared
 #     too: a struct argument's pointer, a __device__ array (accumulated:
 #     restored, so added once), a table of row pointers in device memory;
+#     the device comparison finds the one differing element at the end of
+#     a 64 MiB buffer, and the differing bytes of a region that is not
+#     8-aligned and of the tail of one that is; 200 launches over another
+#     64 MiB buffer are all identical and restored each time (the time
+#     they took is printed); with device memory too short for a device
+#     copy of what the original wrote, the host copy reports the same way;
+#     no warning other than the host argument's;
 #   - TFUSE_CHECK_ULP=1: the one-ulp float and double differences pass, the
 #     large float one, the int and the struct ones still fail;
 #   - TFUSE_CHECK_FATAL=1: exit status 1 right after the first launch with a
@@ -116,6 +123,10 @@ tfuse-check: kernel 'hostarg': 0 launches checked, 0 mismatches, 1 unchecked (ar
 tfuse-check: kernel 'structp': 1 launch checked, 1 mismatch
 tfuse-check: kernel 'devacc': 1 launch checked, 1 mismatch
 tfuse-check: kernel 'ptable': 1 launch checked, 1 mismatch
+tfuse-check: kernel 'big': 1 launch checked, 1 mismatch
+tfuse-check: kernel 'repeat': 200 launches checked, 0 mismatches
+tfuse-check: kernel 'oddbytes': 2 launches checked, 3 mismatches
+tfuse-check: kernel 'lowmem': 1 launch checked, 2 mismatches
 EOF
 diff -u "$work/want.summary" "$work/on.summary" >&2 || fail "on: the summary differs"
 # The mismatch lines, with both values.
@@ -133,10 +144,22 @@ has on '^tfuse-check:   \.\.\. and 1 more mismatch in this launch$'
 has on "^$M 'structp' launched at check-runtime.cu:109: argument 'p@0' ${A}[0-9]+ bytes\), element 38 \(byte offset 38\): original 16 \(0x10\), coarsened 32 \(0x20\)$"
 has on "^$M 'devacc' launched at check-runtime.cu:110: argument 'd_acc' ${A}32 bytes\), element 3 \(byte offset 12\): original 1 \(0x3f800000\), coarsened 2 \(0x40000000\)$"
 has on "^$M 'ptable' launched at check-runtime.cu:111: argument 'tab\[2\]' ${A}[0-9]+ bytes\), element 17 \(byte offset 68\): original 2017 \(0x44fc2000\), coarsened 2018 \(0x44fc4000\)$"
-[ "$(count on "^$M")" = 17 ] || fail "on: $(count on "^$M") mismatch lines, not 17"
-hasnt on "^$M '(scale|axpy|hostarg)'"
+# The device comparison: the last element of 64 MiB, bytes of a region not
+# 8-aligned and in the tail of one that is, and (device memory short) the
+# host copy of what the original wrote.
+has on "^$M 'big' launched at check-runtime.cu:112: argument 'out' ${A}[0-9]+ bytes\), element 16777215 \(byte offset 67108860\): original 1023 \(0x447fc000\), coarsened 1024 \(0x44800000\)$"
+has on "^$M 'oddbytes' launched at check-runtime.cu:114: argument 'd_odd' ${A}21 bytes\), element 20 \(byte offset 20\): original 20 \(0x14\), coarsened 99 \(0x63\)$"
+has on "^$M 'oddbytes' launched at check-runtime.cu:115: argument 'd_odd\+3' ${A}21 bytes\), element 17 \(byte offset 17\): original 20 \(0x14\), coarsened 99 \(0x63\)$"
+has on "^$M 'oddbytes' launched at check-runtime.cu:115: argument 'd_odd\+3' ${A}21 bytes\), element 20 \(byte offset 20\): original 23 \(0x17\), coarsened 102 \(0x66\)$"
+has on "^$M 'lowmem' launched at check-runtime.cu:116: argument 'out' ${A}[0-9]+ bytes\), element 12345 \(byte offset 49380\): original 57 \(0x42640000\), coarsened 58 \(0x42680000\)$"
+has on "^$M 'lowmem' launched at check-runtime.cu:116: argument 'out' ${A}[0-9]+ bytes\), element 67108863 \(byte offset 268435452\): original 1023 \(0x447fc000\), coarsened 1024 \(0x44800000\)$"
+[ "$(count on "^$M")" = 23 ] || fail "on: $(count on "^$M") mismatch lines, not 23"
+hasnt on "^$M '(scale|axpy|hostarg|repeat)'"
+hasnt on 'compared on the host from now on'
 has on "^tfuse-check: warning: kernel 'hostarg' launched at check-runtime.cu:108: argument 'scratch' \(0x[0-9a-f]+\) is not in a CUDA device allocation"
 [ "$(count on '^tfuse-check: warning:')" = 1 ] || fail "on: not exactly one warning"
+# How long the 200 checked launches of repeat took (for information).
+grep -h 'check-runtime-program: repeat:' "$work/off.out" "$work/on.out" | sed 's/^check-runtime-program:/check-runtime:/' | sed '1s/$/ (unchecked)/; 2s/$/ (checked)/'
 
 # ---- TFUSE_CHECK_ULP=1 ---------------------------------------------------------
 run ulp TFUSE_CHECK=1 TFUSE_CHECK_ULP=1
@@ -147,6 +170,8 @@ has ulp "^tfuse-check: kernel 'dplanted': 1 launch checked, 0 mismatches$"
 has ulp "^tfuse-check: kernel 'iplanted': 1 launch checked, 1 mismatch$"
 has ulp "^tfuse-check: kernel 'many': 1 launch checked, 11 mismatches$"
 has ulp "^$M 'planted' .*element 2000 \(byte offset 8000\): original 2 \(0x40000000\), coarsened 1002 "
+has ulp "^tfuse-check: kernel 'big': 1 launch checked, 1 mismatch$"
+has ulp "^tfuse-check: kernel 'lowmem': 1 launch checked, 2 mismatches$"
 hasnt ulp "^$M 'planted' .*element 1000 "
 hasnt ulp "^$M 'dplanted'"
 
@@ -175,10 +200,13 @@ import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 launches = [("scale", "identical")] * 3 + [("axpy", "identical"), ("planted", "differs"), ("dplanted", "differs"),
                                           ("iplanted", "differs"), ("many", "differs"), ("hostarg", "not-checked"),
-                                          ("structp", "differs"), ("devacc", "differs"), ("ptable", "differs")]
+                                          ("structp", "differs"), ("devacc", "differs"), ("ptable", "differs"),
+                                          ("big", "differs")] + \
+    [("repeat", "identical")] * 200 + [("oddbytes", "differs")] * 2 + [("lowmem", "differs")]
 summary = {"scale": (3, 0, 0, 0), "axpy": (1, 0, 0, 0), "planted": (1, 2, 0, 1), "dplanted": (1, 1, 0, 1),
            "iplanted": (1, 1, 0, 1), "many": (1, 11, 0, 1), "hostarg": (0, 0, 1, 0),
-           "structp": (1, 1, 0, 1), "devacc": (1, 1, 0, 1), "ptable": (1, 1, 0, 1)}
+           "structp": (1, 1, 0, 1), "devacc": (1, 1, 0, 1), "ptable": (1, 1, 0, 1),
+           "big": (1, 1, 0, 1), "repeat": (200, 0, 0, 0), "oddbytes": (2, 3, 0, 2), "lowmem": (1, 2, 0, 1)}
 run = len(launches) + len(summary)
 assert len(lines) == 2 * run, "%d lines, not %d" % (len(lines), 2 * run)
 for r in (lines[:run], lines[run:]):
@@ -196,6 +224,10 @@ for r in (lines[:run], lines[run:]):
     assert host["site"] == "check-runtime.cu:108" and "argument 'scratch'" in host["reason"] and \
         "not in a CUDA device allocation" in host["reason"] and host["category"] == "host-memory", host
     assert r[9]["argument"] == "p@0" and r[10]["argument"] == "d_acc" and r[11]["argument"] == "tab[2]", r[9:12]
+    assert r[12]["element"] == 16777215 and r[12]["byte_offset"] == 67108860 and r[12]["mismatches"] == 1, r[12]
+    assert r[213]["argument"] == "d_odd" and r[213]["element"] == 20 and r[213]["mismatches"] == 1, r[213]
+    assert r[214]["argument"] == "d_odd+3" and r[214]["element"] == 17 and r[214]["mismatches"] == 2, r[214]
+    assert r[215]["element"] == 12345 and r[215]["mismatches"] == 2 and r[215]["original"] == "57 (0x42640000)", r[215]
     for l in r[len(launches):]:
         want = summary[l["kernel"]]
         got = (l["checked"], l["mismatches"], l["unchecked"], l["differing_launches"])
