@@ -701,7 +701,14 @@ static void reach_calls(Unit *u, Reach *r, unsigned at, Buf *track) {
     buf_printf(track, "__tf_check.blind(TFUSE_CHECK_UNTRACED, \"%s\"); ", r->blind);
 }
 
-/* -check: the checked launch, replacing the whole statement. */
+static char *kernel_address(const Unit *u, const Kernel *k, const Node *call, const char *callee);
+static bool has_launch_bounds(const Source *src, const Kernel *k);
+static char *thread_serve_condition(Node *call, const Kernel *k, const char *block);
+static void fallback_record(Buf *b, const Kernel *k, const char *site);
+
+/* -check: the checked launch, replacing the whole statement; where the
+ * coarsened kernel may not serve the launch's shape, `if (!(served))` runs
+ * the original alone first. */
 static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, EditList *el,
                             const char *site) {
   const Source *src = u->src;
@@ -762,10 +769,34 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
                                  np > 3 ? stream : "");
   char *ind = source_indent(src, call->begin);
 
+  /* A shape the coarsened kernel may not serve runs the original alone. */
+  char *cond = NULL;
+  if (k->p.mode == MODE_THREAD) {
+    cond = thread_serve_condition(call, k, "__tf_block");
+  } else {
+    char *addr = kernel_address(u, k, call, callee);
+    long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
+    if (addr && !((threads > 0 && threads <= 256) || has_launch_bounds(src, k)))
+      cond = arena_printf("::tfuse_rt::serves_threads(%s, __tf_block, __tf_fb)", addr);
+  }
   Buf b = {0};
-  buf_printf(&b, "{ const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
+  buf_puts(&b, "{ ");
+  if (cond)
+    fallback_record(&b, k, site);
+  buf_printf(&b, "const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
              span_text(src, parts[1]));
-  buf_printf(&b, "%s  if (::tfuse_rt::check_on()) {\n", ind);
+  if (cond) {
+    buf_printf(&b, "%s  if (!(%s)) {\n", ind, cond);
+    buf_printf(&b, "%s    if (::tfuse_rt::check_on()) tfuse_check_ran_original(\"%s\", \"%s\");\n", ind,
+               k->sym->name, site);
+    buf_printf(&b, "%s    %s<<<__tf_grid, __tf_block%s>>>(%s);\n", ind, orig_callee, cfg_plain,
+               plain.data ? plain.data : "");
+    buf_printf(&b, "%s  } else ", ind);
+    k->dispatches++;
+  } else {
+    buf_printf(&b, "%s  ", ind);
+  }
+  buf_printf(&b, "if (::tfuse_rt::check_on()) {\n");
   if (np > 2)
     buf_printf(&b, "%s    const size_t __tf_smem = (%s);\n", ind, smem);
   if (np > 3)
@@ -1028,15 +1059,121 @@ static void block_launch_checks(const Unit *u, Node *call, Kernel *k, Span *part
                k->p.factor, k->sym->name, site);
 }
 
+static bool only_read_by_launches(Node *n, Sym *var);
+
+/* Whether the block of a launch has extents clang evaluates and that hold
+ * when the launch runs (a dim3 variable nothing else writes): dims. */
+static bool constant_block(Node *call, long dims[3]) {
+  Node *cfg = call->nkid > 1 ? call->kid[1] : NULL;
+  if (!cfg || cfg->block_threads <= 0)
+    return false;
+  if (cfg->block_var) {
+    Node *f = call;
+    while (f && f->kind != N_FUNC)
+      f = f->parent;
+    if (!f || !only_read_by_launches(f, cfg->block_var))
+      return false;
+  }
+  memcpy(dims, cfg->block_dim, sizeof cfg->block_dim);
+  return true;
+}
+
+/* Thread mode: why the coarsened kernel can never serve this launch (a
+ * constant block extent K does not divide, or that leaves part of a warp
+ * to the kernel's warp-synchronous code), or NULL. */
+static char *never_served(Node *call, const Kernel *k) {
+  long dims[3];
+  if (k->p.mode != MODE_THREAD || !constant_block(call, dims))
+    return NULL;
+  int ds[3], f[3], n = launch_dims(k, ds, f);
+  for (int i = 0; i < n; i++) {
+    long e = dims[ds[i]];
+    if (e % f[i] != 0)
+      return arena_printf("blockDim.%c = %ld, which the factor %d does not divide", "xyz"[ds[i]], e, f[i]);
+    if (k->whole_warps && e / f[i] % 32 != 0)
+      return arena_printf("blockDim.%c = %ld, whose 1/%d is not whole warps, which the kernel's warp-synchronous "
+                          "code needs", "xyz"[ds[i]], e, f[i]);
+  }
+  return NULL;
+}
+
+/* Thread mode: the run-time condition under which the coarsened kernel
+ * serves a launch whose block is the local `block` (DESIGN-NOTES,
+ * "Dispatch"): K divides each coarsened extent, and leaves whole warps
+ * where the kernel keeps warp-synchronous code.  NULL where every launch
+ * this site makes is served (constant extents that divide). */
+static char *thread_serve_condition_of(const Kernel *k, const char *block);
+
+static char *thread_serve_condition(Node *call, const Kernel *k, const char *block) {
+  long dims[3];
+  if (constant_block(call, dims) && !never_served(call, k))
+    return NULL;
+  return thread_serve_condition_of(k, block);
+}
+
+/* ... the condition itself, on the dim3 `block`. */
+static char *thread_serve_condition_of(const Kernel *k, const char *block) {
+  int ds[3], f[3], n = launch_dims(k, ds, f);
+  Buf b = {0};
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "%s::tfuse_rt::serves_block(%s, %d, %du, %s, __tf_fb)", i ? " && " : "", block, ds[i], f[i],
+               k->whole_warps ? "true" : "false");
+  char *t = arena_strdup(b.data);
+  buf_free(&b);
+  return t;
+}
+
+/* Block mode: the run-time condition under which the merged block fits
+ * the device (what block_launch_checks would stop for): its threads'
+ * registers (serves_threads) and K dynamic shares (serves_shared, with
+ * the kernel's address; serves_shared_unnamed, without).  NULL where
+ * nothing needs checking. */
+static char *block_serve_condition(const Unit *u, Node *call, Kernel *k, Span *parts, const char *addr) {
+  const Source *src = u->src;
+  char *block = span_text(src, parts[1]);
+  long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
+  bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(src, k);
+  Buf b = {0};
+  if (addr && !fits && block_text_pure(block))
+    buf_printf(&b, "::tfuse_rt::serves_threads(%s, %s, __tf_fb)", addr, block);
+  /* K shares of a constant size within 48 KB need no check (nor an
+   * opt-in). */
+  long bytes = call->nkid > 1 ? call->kid[1]->dyn_bytes : 0;
+  bool small = bytes > 0 && (bytes + 15) / 16 * 16 * k->p.factor <= 48 * 1024;
+  if (!k->dyn_shared || small)
+    ;
+  else if (addr)
+    buf_printf(&b, "%s::tfuse_rt::serves_shared(%s, %du * (size_t)__tf_dsmem, __tf_fb)", b.len ? " && " : "", addr,
+               k->p.factor);
+  else
+    buf_printf(&b, "%s::tfuse_rt::serves_shared_unnamed(%du * (size_t)__tf_dsmem, __tf_fb)", b.len ? " && " : "",
+               k->p.factor);
+  char *t = b.len ? arena_strdup(b.data) : NULL;
+  buf_free(&b);
+  return t;
+}
+
+/* The site's Fallback record, declared before the dispatch. */
+static void fallback_record(Buf *b, const Kernel *k, const char *site) {
+  buf_printf(b, "static ::tfuse_rt::Fallback __tf_fb = {\"%s\", \"%s\"}; ", k->sym->name, site);
+}
+
 /* Block mode: the declarations and the launch itself, with the grid (and
  * the dynamic shared size) evaluated once:
  *   const dim3 __tf_grid = (G); [const unsigned int __tf_dsmem = ...;]
  *   k<<<coarsen_grid(__tf_grid, d, K), B[, K * __tf_dsmem][, S]>>>(grid_extent(__tf_grid, d)[, __tf_dsmem], args)
  * A kernel whose extern __shared__ array is replicated takes each logical
  * block's share, the launch's size rounded up to 16 bytes, and the launch
- * asks for K shares (opting in above 48 KB where the kernel can be named). */
+ * asks for K shares (opting in above 48 KB where the kernel can be named).
+ * Where the merged block may not fit the device (block_serve_condition)
+ * and `fallback` names the original at this launch, the launch becomes a
+ * dispatch that runs the original on the original grid where it does not:
+ *   static Fallback __tf_fb = {...}; [const size_t __tf_smem = (S);
+ *   const unsigned int __tf_dsmem = dyn_share(__tf_smem);]
+ *   if (COND) { [opt-in;] k<<<...>>>(...); } else ORIGINAL<<<__tf_grid, B[, S][, ST]>>>(args)
+ * (without `fallback`, the prelude's checks stop the program instead). */
 static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned cb, unsigned ce,
-                             const char *before_launch, const char *callee_as, Buf *b) {
+                             const char *before_launch, const char *callee_as, const char *fallback, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
   unsigned lp = ce + 3;
@@ -1047,12 +1184,26 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   buf_printf(b, "const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
   const char *callee = callee_as ? callee_as : span_text(src, (Span){call->begin, cb - 3});
   char *addr = kernel_address(u, k, call, callee);
-  if (k->dyn_shared) {
-    buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", np >= 3 ? span_text(src, parts[2]) : "0");
-    if (addr)
+  char *site = launch_site(src, call->begin);
+  char *cond = fallback ? block_serve_condition(u, call, k, parts, addr) : NULL;
+  if (cond) {
+    fallback_record(b, k, site);
+    if (k->dyn_shared)
+      buf_printf(b, "const size_t __tf_smem = (%s); const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(__tf_smem); ",
+                 np >= 3 ? span_text(src, parts[2]) : "0");
+    buf_printf(b, "if (%s) { ", cond);
+    if (k->dyn_shared && addr)
       buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", addr, k->p.factor);
+    k->dispatches++;
+  } else {
+    if (k->dyn_shared) {
+      buf_printf(b, "const unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ",
+                 np >= 3 ? span_text(src, parts[2]) : "0");
+      if (addr)
+        buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", addr, k->p.factor);
+    }
+    block_launch_checks(u, call, k, parts, addr, site, b);
   }
-  block_launch_checks(u, call, k, parts, addr, launch_site(src, call->begin), b);
   buf_puts(b, before_launch);
   if (callee_as)
     buf_printf(b, "%s<<<", callee_as);
@@ -1071,6 +1222,61 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
   }
   buf_printf(b, "%s%s%s", grid_extents(k, "__tf_grid"), k->dyn_shared ? ", __tf_dsmem" : "", no_args ? "" : ", ");
   buf_add(b, t + lp + 1, call->end - lp - 1);
+  if (!cond)
+    return;
+  buf_printf(b, "; } else %s%s<<<__tf_grid, %s", before_launch, fallback, span_text(src, parts[1]));
+  if (np >= 3)
+    buf_printf(b, ", %s", k->dyn_shared ? "__tf_smem" : span_text(src, parts[2]));
+  if (np >= 4)
+    buf_printf(b, ", %s", span_text(src, parts[3]));
+  buf_puts(b, ">>>");
+  buf_add(b, t + lp, call->end - lp);
+}
+
+/* The kept original's callee at this launch (`k<T>` -> `k__tf_orig<T>`),
+ * which a dispatch runs where the coarsened kernel cannot serve the
+ * launch; NULL where the original cannot be named there (a qualifier
+ * other than the kernel's own namespaces). */
+static char *fallback_callee(const Source *src, const Kernel *k, const Node *call, unsigned cb) {
+  char *callee = span_text(src, (Span){call->begin, cb - 3});
+  if (!callee_in_own_scope(k, callee))
+    return NULL;
+  return callee_renamed(callee, k->sym->name, original_name(k));
+}
+
+/* Thread mode, where a launch's block may not be served
+ * (thread_serve_condition): a dispatch on the block, evaluated once,
+ * between the coarsened kernel and the original:
+ *   { static Fallback __tf_fb = {...}; const dim3 __tf_block = (B);
+ *     if (serves_block(__tf_block, d, K, warps, __tf_fb))
+ *       k<<<G, coarsen_block(__tf_block, d, K, ...)[, S[, ST]]>>>(args);
+ *     else
+ *       ORIGINAL<<<G, __tf_block[, S[, ST]]>>>(args); }
+ * `before` goes before each launch ("return " in a lambda); `callee` is
+ * the coarsened kernel's callee text. */
+static void add_thread_dispatch(Unit *u, Node *call, Kernel *k, Span *parts, int np, unsigned ce, const char *cond,
+                                const char *callee, const char *fallback, const char *before, Buf *b) {
+  const Source *src = u->src;
+  const char *t = src->text;
+  unsigned lp = ce + 3;
+  while (lp < call->end && t[lp] != '(')
+    lp++;
+  char *site = launch_site(src, call->begin);
+  char *ind = source_indent(src, call->begin);
+  Buf rest = {0};
+  for (int p = 2; p < np; p++)
+    buf_printf(&rest, ", %s", span_text(src, parts[p]));
+  char *args = arena_strndup(t + lp, call->end - lp);
+  char *grid = span_text(src, parts[0]);
+  fallback_record(b, k, site);
+  buf_printf(b, "const dim3 __tf_block = (%s);\n", span_text(src, parts[1]));
+  buf_printf(b, "%s  if (%s)\n", ind, cond);
+  buf_printf(b, "%s    %s%s<<<%s, %s%s>>>%s;\n", ind, before, callee, grid, coarsened_block(k, "__tf_block", site),
+             rest.data ? rest.data : "", args);
+  buf_printf(b, "%s  else\n%s    %s%s<<<%s, __tf_block%s>>>%s;\n%s", ind, ind, before, fallback, grid,
+             rest.data ? rest.data : "", args, ind);
+  buf_free(&rest);
+  k->dispatches++;
 }
 
 /* Block mode, a launch that is not a statement of its own (in an
@@ -1081,8 +1287,16 @@ static bool rewrite_expression(Unit *u, Node *call, Kernel *k, Span *parts, int 
                                EditList *el) {
   Buf b = {0};
   buf_puts(&b, "[&] { ");
-  add_block_launch(u, call, k, parts, np, cb, ce, "return ", NULL, &b);
-  buf_puts(&b, "; }()");
+  char *fallback = fallback_callee(u->src, k, call, cb);
+  char *cond = k->p.mode == MODE_THREAD && fallback ? thread_serve_condition(call, k, "__tf_block") : NULL;
+  if (cond) {
+    add_thread_dispatch(u, call, k, parts, np, ce, cond, span_text(u->src, (Span){call->begin, cb - 3}), fallback,
+                        "return ", &b);
+    buf_puts(&b, "}()");
+  } else {
+    add_block_launch(u, call, k, parts, np, cb, ce, "return ", NULL, fallback, &b);
+    buf_puts(&b, "; }()");
+  }
   edit_replace(el, call->begin, call->end - call->begin, b.data);
   buf_free(&b);
   return true;
@@ -1169,7 +1383,12 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
   }
   if (check)
     return rewrite_checked(u, call, k, parts, np, cb - 3, el, site); /* cb - 3: at `<<<` */
-  if (k->p.mode == MODE_THREAD) {
+  /* Thread mode, a block K divides (constant): the block extent rescaled
+   * in place.  Else a dispatch between the coarsened kernel and the
+   * original, on the block. */
+  char *fallback = fallback_callee(src, k, call, cb);
+  char *cond = k->p.mode == MODE_THREAD && fallback ? thread_serve_condition(call, k, "__tf_block") : NULL;
+  if (k->p.mode == MODE_THREAD && !cond) {
     char *block = span_text(src, parts[1]);
     edit_replace(el, parts[1].b, parts[1].e - parts[1].b, arena_printf(" %s", coarsened_block(k, block, site)));
     return true;
@@ -1184,8 +1403,14 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
     return false;
   Buf b = {0};
   buf_puts(&b, "{ ");
-  add_block_launch(u, call, k, parts, np, cb, ce, "", NULL, &b);
-  buf_puts(&b, "; }");
+  if (cond) {
+    add_thread_dispatch(u, call, k, parts, np, ce, cond, span_text(src, (Span){call->begin, cb - 3}), fallback, "",
+                        &b);
+    buf_puts(&b, "}");
+  } else {
+    add_block_launch(u, call, k, parts, np, cb, ce, "", NULL, fallback, &b);
+    buf_puts(&b, "; }");
+  }
   edit_replace(el, call->begin, end - call->begin, b.data);
   buf_free(&b);
   return true;
@@ -1502,6 +1727,51 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
   buf_free(&ext);
 }
 
+/* Thread mode, cudaLaunchKernel / cudaLaunchCooperativeKernel /
+ * cudaLaunchKernelEx: a dispatch on the block, as for <<<...>>> launches
+ * (add_thread_dispatch), the original launched through the same function:
+ *   [&]() -> cudaError_t { static Fallback __tf_fb = {...}; const dim3 __tf_block = (b);
+ *     if (serves_block(__tf_block, d, K, warps, __tf_fb))
+ *       return cudaLaunchKernel(f, g, coarsen_block(__tf_block, ...), args, s, st);
+ *     return cudaLaunchKernel(f__tf_orig, g, __tf_block, args, s, st); }()
+ * (cudaLaunchKernelEx: a copy of the configuration, its blockDim tested
+ * and, for the coarsened kernel, rescaled).  False where the original
+ * cannot be named at the call: the caller rescales the block alone. */
+static char *arg_renamed(const Unit *u, const ApiCall *c, const Kernel *k, unsigned at, const char *to);
+
+static bool api_thread_dispatch(Unit *u, const ApiCall *c, Kernel *k, unsigned at, const char *site, EditList *el) {
+  char *orig = arg_renamed(u, c, k, at, original_name(k));
+  if (!orig)
+    return false;
+  bool ex = c->api->kind == API_LAUNCH_EX;
+  char *cond = thread_serve_condition_of(k, ex ? "__tf_cfg.blockDim" : "__tf_block");
+  int kernel_arg = c->api->kernel_arg;
+  Buf b = {0}, coarse = {0}, plain = {0};
+  fallback_record(&b, k, site);
+  if (ex) {
+    buf_printf(&b, "cudaLaunchConfig_t __tf_cfg = *(%s); ", arg_text(u, c, 0, ""));
+    buf_printf(&b, "if (%s) { __tf_cfg.blockDim = %s; return cudaLaunchKernelEx(&__tf_cfg%s); } ", cond,
+               coarsened_block(k, "__tf_cfg.blockDim", site), args_from(u, c, 1));
+    buf_printf(&b, "return cudaLaunchKernelEx(&__tf_cfg, %s%s); ", orig, args_from(u, c, 2));
+  } else {
+    buf_printf(&b, "const dim3 __tf_block = (%s); ", arg_text(u, c, 2, ""));
+    for (int i = 0; i < c->nargs; i++) {
+      const char *sep = i ? ", " : "";
+      const char *a = arg_text(u, c, i, "");
+      buf_printf(&coarse, "%s%s", sep, i == 2 ? coarsened_block(k, "__tf_block", site) : a);
+      buf_printf(&plain, "%s%s", sep, i == 2 ? "__tf_block" : i == kernel_arg ? orig : a);
+    }
+    buf_printf(&b, "if (%s) return %s(%s); return %s(%s); ", cond, c->api->name, coarse.data, c->api->name,
+               plain.data);
+  }
+  replace_call(el, c, b.data);
+  buf_free(&b);
+  buf_free(&coarse);
+  buf_free(&plain);
+  k->dispatches++;
+  return true;
+}
+
 /* The attribute a cudaFuncSetAttribute call names, without its prefix. */
 static const char *attribute_name(const Unit *u, const ApiCall *c) {
   const char *a = arg_text(u, c, 1, "");
@@ -1703,6 +1973,8 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
     if (c->nargs < (c->api->kind == API_LAUNCH ? 4 : 2))
       break;
     k->indirect_launches++;
+    if (!block && api_thread_dispatch(u, c, k, at, site, el))
+      return true;
     if (c->api->kind == API_LAUNCH_EX)
       launch_ex(u, c, k, site, el);
     else if (block)
@@ -1842,12 +2114,17 @@ static bool other_uses(Unit *u, Vec *kernels, bool pointers, bool check, EditLis
  * the original kernel on the original grid, as written; the queries
  * answer for it. */
 static void keep_original_for_uses(Unit *u, Kernel *k, EditList *el) {
-  launch_keep_original(u, k, el,
-                       k->address_uses.len
-                           ? arena_printf("tfuse: the original '%s', which function pointers hold; a launch through "
-                                          "one runs '%s' coarsened", k->sym->name, k->sym->name)
-                           : arena_printf("tfuse: the original '%s', which the runtime's queries describe; its "
-                                          "launches run '%s' coarsened", k->sym->name, k->sym->name));
+  const char *name = k->sym->name;
+  launch_keep_original(
+      u, k, el,
+      k->address_uses.len
+          ? arena_printf("tfuse: the original '%s', which function pointers hold; a launch through one runs '%s' "
+                         "coarsened", name, name)
+      : k->original_uses
+          ? arena_printf("tfuse: the original '%s', which the runtime's queries describe; its launches run '%s' "
+                         "coarsened", name, name)
+          : arena_printf("tfuse: the original '%s', which a launch runs where the coarsened kernel cannot serve its "
+                         "shape", name));
   for (int i = 0; i < k->address_uses.len; i++) {
     Node *n = k->address_uses.items[i];
     edit_replace(el, n->loc, (unsigned)strlen(k->sym->name), original_name(k));
@@ -1888,8 +2165,11 @@ static bool pointer_dispatch(Unit *u, Node *call, Vec *targets, EditList *el) {
   for (int i = 0; i < targets->len; i++) {
     Kernel *k = targets->items[i];
     buf_printf(&b, "\n%s  %sif (__tf_fp == &%s) { ", ind, i ? "else " : "", original_name(k));
+    char *cond = k->p.mode == MODE_THREAD ? thread_serve_condition(call, k, "__tf_block") : NULL;
     if (k->p.mode == MODE_BLOCK) {
-      add_block_launch(u, call, k, parts, np, cb, ce, "", k->sym->name, &b);
+      add_block_launch(u, call, k, parts, np, cb, ce, "", k->sym->name, "__tf_fp", &b);
+    } else if (cond) {
+      add_thread_dispatch(u, call, k, parts, np, ce, cond, k->sym->name, "__tf_fp", "", &b);
     } else {
       buf_printf(&b, "%s<<<%s, %s", k->sym->name, span_text(src, parts[0]),
                  coarsened_block(k, span_text(src, parts[1]), site));
@@ -1898,7 +2178,7 @@ static bool pointer_dispatch(Unit *u, Node *call, Vec *targets, EditList *el) {
       buf_puts(&b, ">>>");
       buf_add(&b, t + lp, call->end - lp);
     }
-    buf_puts(&b, "; }");
+    buf_puts(&b, cond ? "}" : "; }");
     k->indirect_launches++;
   }
   buf_printf(&b, "\n%s  else __tf_fp<<<", ind);
@@ -2101,6 +2381,35 @@ static bool launches_kernel(Unit *u, const Node *call, const Kernel *k) {
   return call->ncand > 0 && only_kernel(u, call, k);
 }
 
+/* A kernel whose every launch in the file has a constant shape that the
+ * coarsened kernel can never serve (thread mode: `k<<<1, 1>>>` at K = 2)
+ * would only ever run its original: it is left unchanged, with the reason.
+ * Other launches (through pointers, the runtime's launch functions) count
+ * as served. */
+static bool some_launch_served(Unit *u, Kernel *k) {
+  if (k->p.mode != MODE_THREAD || k->p.factor <= 1 || k->indirect_launches > 0)
+    return true;
+  Node *first = NULL;
+  char *why = NULL;
+  for (int i = 0; i < u->launches.len; i++) {
+    Node *call = u->launches.items[i];
+    if (!launches_kernel(u, call, k))
+      continue;
+    char *w = never_served(call, k);
+    if (!w)
+      return true;
+    if (!first) {
+      first = call;
+      why = w;
+    }
+  }
+  if (first)
+    error_at(first->begin, "every launch of '%s' in this file has a block the kernel coarsened by %d could never "
+                           "serve (here %s), so it would only ever run the original",
+             k->sym->name, k->p.factor, why);
+  return !first;
+}
+
 bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
   reach_cache.len = 0; /* kernels of an earlier call (or project) may share addresses with these */
   bool check = opt->check;
@@ -2111,15 +2420,15 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     vec_free(&k->address_uses);
     k->indirect_launches = 0;
     k->original_uses = 0;
+    k->dispatches = 0;
   }
   ok = other_uses(u, kernels, !check, check, el);
   if (!ok)
     return false;
-  for (int j = 0; j < kernels->len; j++) {
-    Kernel *k = kernels->items[j];
-    if (k->address_uses.len > 0 || (k->original_uses > 0 && !check))
-      keep_original_for_uses(u, k, el); /* -check keeps it already (the driver) */
-  }
+  for (int j = 0; j < kernels->len; j++)
+    ok &= some_launch_served(u, kernels->items[j]);
+  if (!ok)
+    return false;
   Vec done = {0}; /* Node*: the launches rewritten */
   Vec targets = {0};
   for (int i = 0; i < u->launches.len; i++) {
@@ -2148,6 +2457,11 @@ bool launch_rewrite(Unit *u, Vec *kernels, const Options *opt, EditList *el) {
     }
   }
   vec_free(&targets);
+  for (int j = 0; j < kernels->len; j++) {
+    Kernel *k = kernels->items[j];
+    if (k->address_uses.len > 0 || (!check && (k->original_uses > 0 || k->dispatches > 0)))
+      keep_original_for_uses(u, k, el); /* -check keeps it already (the driver) */
+  }
   for (int j = 0; j < kernels->len; j++) {
     ok &= check_unrewritten(u, kernels->items[j], &done, opt->external_launches);
     bound_block_threads(u, kernels->items[j], &done, el);

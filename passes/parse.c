@@ -809,40 +809,47 @@ static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientD
   return CXChildVisit_Continue;
 }
 
-/* The number of threads a launch's block argument makes: an integer
- * constant, dim3(a, b, c) of constants, or a dim3 variable initialised so
- * (*var says which: launch.c checks nothing else writes it).  0: unknown. */
-static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
+/* The extents of a launch's block argument, x, y and z in dims: an
+ * integer constant (y and z 1), dim3(a, b, c) of constants (a default
+ * argument is 1), or a dim3 variable initialised so (*var says which:
+ * launch.c checks nothing else writes it).  false: unknown. */
+static bool block_dims_of(Unit *u, CXCursor c, Sym **var, int depth, long dims[3]) {
   if (depth > 8)
-    return 0;
+    return false;
   long v = eval_int(c);
-  if (v > 0)
-    return v;
+  if (v > 0) {
+    dims[0] = v;
+    dims[1] = dims[2] = 1;
+    return true;
+  }
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_DeclRefExpr) {
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_getCursorKind(d) != CXCursor_VarDecl || *var)
-      return 0;
+      return false;
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
     if (clang_Cursor_isNull(init))
-      return 0;
+      return false;
     *var = sym_for(u, d);
-    return block_threads_of(u, init, var, depth + 1);
+    return block_dims_of(u, init, var, depth + 1, dims);
   }
   Kids kids = {0};
   clang_visitChildren(c, kids_visit, &kids);
   if (k == CXCursor_CallExpr && kids.n >= 1 && kids.n <= 3) {
-    /* dim3(x[, y[, z]]): a constructor call; its arguments multiply. */
+    /* dim3(x[, y[, z]]): a constructor call. */
     CXCursor ref = clang_getCursorReferenced(c);
     if (clang_getCursorKind(ref) != CXCursor_Constructor)
-      return 0;
+      return false;
     if (kids.n == 1) {
       long one = eval_int(kids.kids[0]);
-      if (one > 0)
-        return one;
-      return block_threads_of(u, kids.kids[0], var, depth + 1); /* a copy */
+      if (one > 0) {
+        dims[0] = one;
+        dims[1] = dims[2] = 1;
+        return true;
+      }
+      return block_dims_of(u, kids.kids[0], var, depth + 1, dims); /* a copy */
     }
-    long t = 1;
+    dims[1] = dims[2] = 1;
     for (int i = 0; i < kids.n; i++) {
       long a = eval_int(kids.kids[i]);
       if (a <= 0 && i > 0 && clang_getCursorKind(kids.kids[i]) == CXCursor_UnexposedExpr) {
@@ -852,14 +859,16 @@ static long block_threads_of(Unit *u, CXCursor c, Sym **var, int depth) {
           a = 1; /* a default argument: dim3's are 1 */
       }
       if (a <= 0)
-        return 0;
-      t *= a;
+        return false;
+      dims[i] = a;
     }
-    return t;
+    return true;
   }
-  if ((k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CallExpr) && kids.n == 1)
-    return block_threads_of(u, kids.kids[0], var, depth + 1);
-  return 0;
+  if ((k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr || k == CXCursor_CallExpr ||
+       k == CXCursor_CXXFunctionalCastExpr) &&
+      kids.n == 1)
+    return block_dims_of(u, kids.kids[0], var, depth + 1, dims); /* dim3(128): a functional cast */
+  return false;
 }
 
 /* The name of a member access clang leaves unnamed (of an object of
@@ -1589,7 +1598,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
 
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 2)
-    n->block_threads = block_threads_of(u, clang_Cursor_getArgument(c, 1), &n->block_var, 0);
+    if (block_dims_of(u, clang_Cursor_getArgument(c, 1), &n->block_var, 0, n->block_dim))
+      n->block_threads = n->block_dim[0] * n->block_dim[1] * n->block_dim[2];
   if (n->kind == N_CALL && n->spelling && !strcmp(n->spelling, "__cudaPushCallConfiguration") &&
       clang_Cursor_getNumArguments(c) >= 3)
     n->dyn_bytes = eval_int(clang_Cursor_getArgument(c, 2));

@@ -505,6 +505,7 @@ struct Node {
    * count if clang can evaluate it (0: unknown), and the dim3 variable it
    * came from (its value holds only if nothing else writes it). */
   long block_threads;
+  long block_dim[3];   /* ... and its extents, if block_threads is known */
   long dyn_bytes;      /* ... its dynamic shared memory in bytes if an integer constant (0: none or unknown) */
   Sym *block_var;
   bool arrow;          /* N_MEMBER: `->` */
@@ -744,6 +745,7 @@ struct Kernel {
   Vec address_uses;      /* launch.c: Node* uses of the name stored into or compared with function pointers */
   int indirect_launches; /* launch.c: launches through pointers dispatching to it, or the runtime's launch functions */
   int original_uses;     /* launch.c: queries and setters of the runtime that name the kept original (kernel_apis) */
+  int dispatches;        /* launch.c: launches that run the kept original where their shape is not served */
   Vec shared;      /* Sym* shared arrays referenced */
   Vec promoted;    /* Promo* arrays promoted to registers (promote.c) */
   /* -factor auto (variants.c) */

@@ -60,7 +60,8 @@ enum {
   TFUSE_CHECK_UNTRACED = 1,    /* writes through a pointer tfuse cannot trace to what it tracks */
   TFUSE_CHECK_UNNAMED = 2,     /* a __device__ variable written that the launch cannot name */
   TFUSE_CHECK_TOO_MANY = 3,    /* more memory behind followed pointers than the check follows */
-  TFUSE_CHECK_CATEGORIES = 4
+  TFUSE_CHECK_ORIGINAL = 4,    /* the coarsened kernel cannot serve the launch's shape: the original ran */
+  TFUSE_CHECK_CATEGORIES = 5
 };
 
 /* One checked launch, from begin to coarsened_done (which frees it). */
@@ -89,6 +90,10 @@ void tfuse_check_original_done(tfuse_check_launch *c);
 void tfuse_check_coarsened_done(tfuse_check_launch *c);
 /* Frees a launch whose coarsened_done was never called. */
 void tfuse_check_abandon(tfuse_check_launch *c);
+/* A launch of a coarsened kernel whose shape the coarsened kernel cannot
+ * serve, so only the original runs (the prelude's Fallback): counted as
+ * not checked, category TFUSE_CHECK_ORIGINAL. */
+void tfuse_check_ran_original(const char *kernel, const char *site);
 
 } /* extern "C" */
 

@@ -3,8 +3,13 @@
  * output compiles with plain nvcc; it is also installed as <tfuse/prelude.h>. */
 #ifndef TFUSE_PRELUDE_H
 #define TFUSE_PRELUDE_H
+#ifdef __CUDACC__
+/* CUDA compilers only: a rewritten header may also be included by a file
+ * that the host compiler builds (a .cpp), where none of this is used and
+ * CUDA's types and qualifiers are not declared. */
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace tfuse_rt {
 
@@ -85,6 +90,164 @@ inline void coarsen_cluster_attrs(cudaLaunchConfig_t &cfg, LaunchAttrs &to, int 
 }
 #endif
 
+/* Where a launch's shape cannot be served by the coarsened kernel (a
+ * block extent K does not divide, warps it would split, more registers or
+ * shared memory than the device gives the merged block), the launch runs
+ * the original kernel, which tfuse keeps beside the coarsened one as
+ * NAME__tf_orig: the program behaves as before.  Each such launch site has
+ * one Fallback record (a static of the site, constant-initialised);
+ * TFUSE_REPORT=1 prints at exit, for each site that ran the original, how
+ * many launches did and why (the first one's shape). */
+enum FallbackWhy { FALLBACK_BLOCK = 1, FALLBACK_WARPS, FALLBACK_REGISTERS, FALLBACK_SHARED, FALLBACK_SHARED_UNNAMED };
+struct Fallback {
+  const char *kernel, *site;
+  unsigned long long count;
+  int why, dim;
+  unsigned long long a, b, c; /* the shape: (extent, K), (threads, registers, most), (bytes, most) */
+  Fallback *next;
+};
+
+inline Fallback *&fallback_sites() {
+  static Fallback *head;
+  return head;
+}
+
+inline void fallback_print() {
+  for (Fallback *f = fallback_sites(); f; f = f->next) {
+    char why[200];
+    const char d = "xyz"[f->dim];
+    switch (f->why) {
+    case FALLBACK_BLOCK:
+      std::snprintf(why, sizeof why, "blockDim.%c = %llu is not a multiple of the coarsening factor %llu", d, f->a,
+                    f->b);
+      break;
+    case FALLBACK_WARPS:
+      std::snprintf(why, sizeof why,
+                    "blockDim.%c = %llu over the factor %llu is not a whole number of warps, which the coarsened "
+                    "kernel's warp-synchronous code needs",
+                    d, f->a, f->b);
+      break;
+    case FALLBACK_REGISTERS:
+      std::snprintf(why, sizeof why,
+                    "%llu threads per block; the coarsened kernel uses %llu registers per thread and can run at most "
+                    "%llu",
+                    f->a, f->b, f->c);
+      break;
+    case FALLBACK_SHARED:
+      std::snprintf(why, sizeof why, "%llu bytes of shared memory per block coarsened, over the %llu this device allows",
+                    f->a, f->b);
+      break;
+    default:
+      std::snprintf(why, sizeof why,
+                    "%llu bytes of dynamic shared memory coarsened, over the 48 KB a launch that does not name the "
+                    "kernel's template arguments can ask for",
+                    f->a);
+      break;
+    }
+    std::fprintf(stderr, "tfuse: %s: %llu %s of '%s' ran the original kernel: %s\n", f->site, f->count,
+                 f->count == 1 ? "launch" : "launches", f->kernel, why);
+  }
+}
+
+inline bool report_on() {
+  static int on = -1;
+  if (on < 0) {
+    const char *e = std::getenv("TFUSE_REPORT");
+    on = e && *e && std::strcmp(e, "0") != 0;
+  }
+  return on != 0;
+}
+
+/* Counts a launch of the site that runs the original; false. */
+inline bool ran_original(Fallback &f, int why, int dim, unsigned long long a, unsigned long long b,
+                         unsigned long long c) {
+  if (__atomic_fetch_add(&f.count, 1ull, __ATOMIC_RELAXED) == 0) {
+    f.why = why;
+    f.dim = dim;
+    f.a = a;
+    f.b = b;
+    f.c = c;
+    Fallback *head = __atomic_load_n(&fallback_sites(), __ATOMIC_ACQUIRE);
+    do
+      f.next = head;
+    while (!__atomic_compare_exchange_n(&fallback_sites(), &head, &f, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    static const bool registered = report_on() && std::atexit(fallback_print) == 0;
+    (void)registered;
+  }
+  return false;
+}
+
+/* Thread mode: whether the coarsened kernel serves a launch with this
+ * block along d: K divides the extent and, for a kernel with
+ * warp-synchronous code (warps), the extent over K is whole warps. */
+inline bool serves_block(dim3 block, int d, unsigned int k, bool warps, Fallback &f) {
+  unsigned int b = component(block, d);
+  if (b % k != 0)
+    return ran_original(f, FALLBACK_BLOCK, d, b, k, 0);
+  if (warps && b / k % 32 != 0)
+    return ran_original(f, FALLBACK_WARPS, d, b, k, 0);
+  return true;
+}
+
+/* A kernel's attributes (registers, static shared memory), asked once per
+ * kernel for the first 32 kernels (later ones ask each time); false where
+ * the runtime does not answer (the launch then reports why). */
+template <class F> inline bool kernel_attributes(F *kernel, cudaFuncAttributes &fa) {
+  static const void *asked[32];
+  static cudaFuncAttributes known[32];
+  static int n;
+  for (int i = 0; i < n; i++)
+    if (asked[i] == (const void *)kernel) {
+      fa = known[i];
+      return true;
+    }
+  if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
+    return false;
+  if (n < 32) {
+    asked[n] = (const void *)kernel;
+    known[n++] = fa;
+  }
+  return true;
+}
+
+/* Block mode: whether the merged block fits the device's registers: a
+ * block over 1024 threads, which no kernel can run, is left to the
+ * launch's own error, as the original's would be. */
+template <class F> inline bool serves_threads(F *kernel, dim3 block, Fallback &f) {
+  cudaFuncAttributes fa;
+  if (!kernel_attributes(kernel, fa))
+    return true;
+  unsigned int threads = block.x * block.y * block.z;
+  if (threads <= 1024 && threads > (unsigned int)fa.maxThreadsPerBlock)
+    return ran_original(f, FALLBACK_REGISTERS, 0, threads, fa.numRegs, fa.maxThreadsPerBlock);
+  return true;
+}
+
+/* Block mode: whether K dynamic shares (bytes) and the kernel's static
+ * shared memory fit what the device gives a block (with opt-in; within
+ * 48 KB without asking the device). */
+template <class F> inline bool serves_shared(F *kernel, size_t bytes, Fallback &f) {
+  cudaFuncAttributes fa;
+  size_t fixed = kernel_attributes(kernel, fa) ? fa.sharedSizeBytes : 0;
+  if (bytes + fixed <= 48 * 1024)
+    return true;
+  int dev = 0, optin = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (optin > 0 && bytes + fixed > (size_t)optin)
+    return ran_original(f, FALLBACK_SHARED, 0, bytes + fixed, optin, 0);
+  return true;
+}
+
+/* Block mode, a template kernel whose launch deduces its arguments: the
+ * opt-in above 48 KB needs the kernel's address, which the launch does
+ * not spell, so K shares must fit in 48 KB. */
+inline bool serves_shared_unnamed(size_t bytes, Fallback &f) {
+  if (bytes > 48 * 1024)
+    return ran_original(f, FALLBACK_SHARED_UNNAMED, 0, bytes, 0, 0);
+  return true;
+}
+
 /* Thread mode: K logical threads per thread along d.  The block extent
  * must divide by K (CUDA programming guide: blockDim is fixed per launch,
  * so a remainder has no thread to run it). */
@@ -122,26 +285,13 @@ inline dim3 coarsen_block_warps(dim3 block, int d, unsigned int k, const char *k
  * a block of the original's size may no longer fit the register file ("too
  * many resources requested for launch").  Stop with the reason before such
  * a launch; a block over 1024 threads, which no kernel can run, is left to
- * the launch's own error.  The kernel's limit is asked once per kernel. */
+ * the launch's own error.  (A launch that names the kept original
+ * dispatches instead: serves_threads.) */
 template <class F>
 inline void block_fits(F *kernel, dim3 block, unsigned int k, const char *name, const char *site) {
-  static const void *asked[32];
-  static cudaFuncAttributes known[32];
-  static int n;
-  int i = 0;
-  while (i < n && asked[i] != (const void *)kernel)
-    i++;
   cudaFuncAttributes fa;
-  if (i < n) {
-    fa = known[i];
-  } else {
-    if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
-      return; /* the launch reports it */
-    if (n < 32) {
-      asked[n] = (const void *)kernel;
-      known[n++] = fa;
-    }
-  }
+  if (!kernel_attributes(kernel, fa))
+    return; /* the launch reports it */
   unsigned int threads = block.x * block.y * block.z;
   if (threads <= 1024 && threads > (unsigned int)fa.maxThreadsPerBlock) {
     std::fprintf(stderr,
@@ -233,4 +383,5 @@ template <class F> inline int dyn_shared_clamp(F *kernel, size_t bytes) {
  * e is evaluated only when p holds. */
 #define TFUSE_GUARD(p, e) ((p) ? (e) : ::tfuse_rt::__tf_zero<decltype(e)>())
 
+#endif /* __CUDACC__ */
 #endif /* TFUSE_PRELUDE_H */

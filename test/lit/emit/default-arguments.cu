@@ -38,7 +38,7 @@ __global__ void k(const int *in, int n, int *out) {
 
 int main() {
   int *a = 0, *b = 0;
-  k<<<13, 96>>>(a, 100, b);
+  k<<<13, dim3(96, 2)>>>(a, 100, b);
 }
 
 // BLOCK:       __device__ int via__tf_k(unsigned int __tf_r, unsigned int __tf_grid_x) { return gid((blockIdx.x * 2 + __tf_r), blockDim.x, threadIdx.x) + proto(1, (blockIdx.x * 2 + __tf_r) * 2u + 1u); }
