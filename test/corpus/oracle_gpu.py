@@ -2,13 +2,14 @@
 """The GPU stage of the real-code oracle (oracle.py; docs/testing.md): runs on the GPU machine from the unpacked
 pack, with python3's standard library and nvcc only.
 
-  python3 PACK/oracle_gpu.py --pack PACK --out DIR [--work DIR] [-j 16] [--run-j 3] [--deadline 500]
+  python3 PACK/oracle_gpu.py --pack PACK --out DIR [--work DIR] [-j 16] [--run-j 3] [--gpus N] [--deadline 500]
                              [--done FILE_OR_DIR ...] [--only A,B] [--dry-run N]
 
 For each program of PACK/programs.json and each build (the original, each variant tfuse -check wrote): copies the
 program's files (PACK/progs/PROG/root, the variant's files laid over them) into WORK/PROG/BUILD, builds it with the
 program's own flags (`nvcc CFLAGS SOURCES -o exe LDFLAGS`; a variant also with the check runtime's object and
--lcuda), `-j` builds at a time, and runs it with each of the program's run lines (`--run-j` at a time; a variant
+-lcuda), `-j` builds at a time, and runs it with each of the program's run lines (`--run-j` at a time on each of
+the machine's GPUs, or `--gpus N`, the runs going round them by CUDA_VISIBLE_DEVICES; a variant
 with TFUSE_CHECK=1 and TFUSE_CHECK_LOG), each under the program's timeout.  Every finished (program, build) pair
 is one JSON line of DIR/oracle-results.jsonl, written as it finishes: the build's outcome, each run's outcome
 (pass, fail, crash, timeout, runtime-na, waived) and, for a variant, the check log's launches per kernel
@@ -134,7 +135,8 @@ def main():
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     ap.add_argument("--work", default="/tmp/oracle-work")
     ap.add_argument("-j", type=int, default=16, help="builds at a time")
-    ap.add_argument("--run-j", type=int, default=4, help="runs at a time on the GPU")
+    ap.add_argument("--run-j", type=int, default=4, help="runs at a time on each GPU")
+    ap.add_argument("--gpus", type=int, default=0, help="GPUs to spread the runs over (default: all the machine has)")
     ap.add_argument("--deadline", type=float, default=500, help="seconds after which nothing new starts")
     ap.add_argument("--done", nargs="*", help="earlier result files (or folders of *.jsonl): their pairs are skipped")
     ap.add_argument("--only", help="comma-separated program names")
@@ -154,12 +156,17 @@ def main():
     if a.dry_run:
         progs = progs[:a.dry_run]
     done = done_pairs(a.done)
+    slock = threading.Lock()
     out_path = os.path.join(a.out, "oracle-results.jsonl")
     out_lock = threading.Lock()
-    gpu = run_proc(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], None, 30)[1].strip() or "?"
+    names = run_proc(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], None, 30)[1].split("\n")
+    names = [n.strip() for n in names if n.strip()]
+    gpu = names[0] if names else "?"
+    ngpus = a.gpus or max(1, len(names))
+    next_gpu = [0]
     nvcc_version = run_proc([a.nvcc, "--version"], None, 60)[1].strip().splitlines()[-1:] or ["?"]
-    print("oracle-gpu: %d programs, %d pairs done earlier, GPU %s, %s" % (len(progs), len(done), gpu,
-                                                                         nvcc_version[0]), flush=True)
+    print("oracle-gpu: %d programs, %d pairs done earlier, %d x GPU %s, %s" % (len(progs), len(done), ngpus, gpu,
+                                                                              nvcc_version[0]), flush=True)
 
     check_obj = os.path.join(work, "tfuse_check.o")
     if not os.path.isfile(check_obj):
@@ -220,6 +227,9 @@ def main():
             if left < 5:
                 return None
             env = dict(os.environ)
+            with slock:  # the runs go round the GPUs
+                env["CUDA_VISIBLE_DEVICES"] = str(next_gpu[0] % ngpus)
+                next_gpu[0] += 1
             log = os.path.join(bdir, "check-%d.jsonl" % i)
             if os.path.exists(log):
                 os.unlink(log)
@@ -258,9 +268,8 @@ def main():
         verdict = min((r["outcome"] for r in runs), key=lambda o: order.index(o) if o in order else 0)
         return {"runs": runs, "verdict": verdict, "launches": launches}
 
-    run_pool = cf.ThreadPoolExecutor(max(1, a.run_j))
+    run_pool = cf.ThreadPoolExecutor(max(1, a.run_j * ngpus))
     stats = {"built": 0, "build_failed": 0, "ran": 0, "not_run": 0}
-    slock = threading.Lock()
     run_futs = []
 
     def one_build(p, b):
