@@ -26,7 +26,9 @@ __global__ void warp_sum(float *o, const float *a, int n) {
 }
 
 // Many live values per thread: coarsened by 8 in block mode it needs more
-// registers than a block of 1024 threads can have.
+// registers than a block of 1024 threads can have (the copies' arrays are
+// live together, statement by statement; a call to heavy_value would keep
+// one copy's at a time).  heavy_value is the host's reference.
 __global__ void heavy(float *o, const float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
@@ -43,17 +45,7 @@ __global__ void heavy(float *o, const float *a, int n) {
   o[i] = s;
 }
 
-// Dynamic shared memory: each block reverses its slice.
-__global__ void reverse(float *o, const float *a, int n) {
-  extern __shared__ float s[];
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  s[threadIdx.x] = i < n ? a[i] : 0.0f;
-  __syncthreads();
-  if (i < n)
-    o[i] = s[blockDim.x - 1 - threadIdx.x];
-}
-
-static float host_heavy(float x) {
+static float heavy_value(float x) {
   float acc[24];
   for (int j = 0; j < 24; j++)
     acc[j] = x * (j + 1);
@@ -64,6 +56,16 @@ static float host_heavy(float x) {
   for (int j = 0; j < 24; j++)
     s += acc[j];
   return s;
+}
+
+// Dynamic shared memory: each block reverses its slice.
+__global__ void reverse(float *o, const float *a, int n) {
+  extern __shared__ float s[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? a[i] : 0.0f;
+  __syncthreads();
+  if (i < n)
+    o[i] = s[blockDim.x - 1 - threadIdx.x];
 }
 
 static int failures;
@@ -104,7 +106,7 @@ int main(int argc, char **argv) {
     heavy<<<(n + b - 1) / b, b>>>(dout, da, n);
     cudaMemcpy(o.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; i++)
-      want[i] = host_heavy(a[i]);
+      want[i] = heavy_value(a[i]);
     expect("heavy", b, o, want, 1e-4f);
 
     /* 40 KB of shared memory per block for the largest blocks: 8 shares are
