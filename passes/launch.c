@@ -45,6 +45,7 @@
 #include "tfuse.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -702,7 +703,7 @@ static void reach_calls(Unit *u, Reach *r, unsigned at, Buf *track) {
 }
 
 static char *kernel_address(const Unit *u, const Kernel *k, const Node *call, const char *callee);
-static bool has_launch_bounds(const Source *src, const Kernel *k);
+static bool threads_may_not_fit(const Unit *u, Node *call, Kernel *k, const char *block, const char *addr);
 static char *thread_serve_condition(Node *call, const Kernel *k, const char *block);
 static void fallback_record(Buf *b, const Kernel *k, const char *site);
 
@@ -775,8 +776,7 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
     cond = thread_serve_condition(call, k, "__tf_block");
   } else {
     char *addr = kernel_address(u, k, call, callee);
-    long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
-    if (addr && !((threads > 0 && threads <= 256) || has_launch_bounds(src, k)))
+    if (threads_may_not_fit(u, call, k, "__tf_block", addr))
       cond = arena_printf("::tfuse_rt::serves_threads(%s, __tf_block, __tf_fb)", addr);
   }
   Buf b = {0};
@@ -1045,13 +1045,16 @@ static bool block_text_pure(const char *text) {
  * it, as bound_block_threads below makes it for constant blocks), nor
  * where the launch does not name the kernel (addr, kernel_address's, is
  * NULL) or the block extent has effects. */
+static bool threads_may_not_fit(const Unit *u, Node *call, Kernel *k, const char *block, const char *addr) {
+  long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
+  bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(u->src, k);
+  return addr && !fits && block_text_pure(block);
+}
+
 static void block_launch_checks(const Unit *u, Node *call, Kernel *k, Span *parts, const char *addr,
                                 const char *site, Buf *b) {
-  const Source *src = u->src;
-  char *block = span_text(src, parts[1]);
-  long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
-  bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(src, k);
-  if (addr && !fits && block_text_pure(block))
+  char *block = span_text(u->src, parts[1]);
+  if (threads_may_not_fit(u, call, k, block, addr))
     buf_printf(b, "::tfuse_rt::block_fits(%s, %s, %du, \"%s\", \"%s\"); ", addr, block, k->p.factor,
                k->sym->name, site);
   if (k->dyn_shared && !addr)
@@ -1129,12 +1132,9 @@ static char *thread_serve_condition_of(const Kernel *k, const char *block) {
  * the kernel's address; serves_shared_unnamed, without).  NULL where
  * nothing needs checking. */
 static char *block_serve_condition(const Unit *u, Node *call, Kernel *k, Span *parts, const char *addr) {
-  const Source *src = u->src;
-  char *block = span_text(src, parts[1]);
-  long threads = call->nkid > 1 ? call->kid[1]->block_threads : 0;
-  bool fits = (threads > 0 && threads <= 256) || has_launch_bounds(src, k);
+  char *block = span_text(u->src, parts[1]);
   Buf b = {0};
-  if (addr && !fits && block_text_pure(block))
+  if (threads_may_not_fit(u, call, k, block, addr))
     buf_printf(&b, "::tfuse_rt::serves_threads(%s, %s, __tf_fb)", addr, block);
   /* K shares of a constant size within 48 KB need no check (nor an
    * opt-in). */
@@ -1155,7 +1155,7 @@ static char *block_serve_condition(const Unit *u, Node *call, Kernel *k, Span *p
 
 /* The site's Fallback record, declared before the dispatch. */
 static void fallback_record(Buf *b, const Kernel *k, const char *site) {
-  buf_printf(b, "static ::tfuse_rt::Fallback __tf_fb = {\"%s\", \"%s\"}; ", k->sym->name, site);
+  buf_printf(b, "static ::tfuse_rt::Fallback __tf_fb(\"%s\", \"%s\"); ", k->sym->name, site);
 }
 
 /* Block mode: the declarations and the launch itself, with the grid (and
@@ -1739,11 +1739,56 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
  * cannot be named at the call: the caller rescales the block alone. */
 static char *arg_renamed(const Unit *u, const ApiCall *c, const Kernel *k, unsigned at, const char *to);
 
+/* Whether text spells block extents with integer literals (`256`,
+ * `dim3(32, 8)`) that K divides along each coarsened dimension (in whole
+ * warps where the kernel needs them): such a launch needs no dispatch. */
+static bool literal_block_served(const char *text, const Kernel *k) {
+  long dims[3] = {1, 1, 1};
+  const char *p = text;
+  while (*p == ' ')
+    p++;
+  bool ctor = !strncmp(p, "dim3", 4);
+  if (ctor) {
+    p += 4;
+    while (*p == ' ')
+      p++;
+    if (*p++ != '(')
+      return false;
+  }
+  for (int i = 0; i < 3; i++) {
+    while (*p == ' ')
+      p++;
+    if (!isdigit((unsigned char)*p))
+      return false;
+    char *end;
+    dims[i] = strtol(p, &end, 10);
+    p = end;
+    while (*p == 'u' || *p == 'U' || *p == ' ')
+      p++;
+    if (*p != ',' || !ctor)
+      break;
+    p++;
+  }
+  if (ctor && *p++ != ')')
+    return false;
+  while (*p == ' ')
+    p++;
+  if (*p)
+    return false;
+  int ds[3], f[3], n = launch_dims(k, ds, f);
+  for (int i = 0; i < n; i++)
+    if (dims[ds[i]] % f[i] != 0 || (k->whole_warps && dims[ds[i]] / f[i] % 32 != 0))
+      return false;
+  return true;
+}
+
 static bool api_thread_dispatch(Unit *u, const ApiCall *c, Kernel *k, unsigned at, const char *site, EditList *el) {
+  bool ex = c->api->kind == API_LAUNCH_EX;
+  if (!ex && literal_block_served(arg_text(u, c, 2, ""), k))
+    return false; /* the block rescaled in place */
   char *orig = arg_renamed(u, c, k, at, original_name(k));
   if (!orig)
     return false;
-  bool ex = c->api->kind == API_LAUNCH_EX;
   char *cond = thread_serve_condition_of(k, ex ? "__tf_cfg.blockDim" : "__tf_block");
   int kernel_arg = c->api->kernel_arg;
   Buf b = {0}, coarse = {0}, plain = {0};

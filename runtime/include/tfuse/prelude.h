@@ -105,6 +105,10 @@ struct Fallback {
   int why, dim;
   unsigned long long a, b, c; /* the shape: (extent, K), (threads, registers, most), (bytes, most) */
   Fallback *next;
+  /* Constant initialisation (no guard at the launch), and commas inside
+   * parentheses, so a launch in a macro's argument stays one argument. */
+  constexpr Fallback(const char *kernel_, const char *site_)
+      : kernel(kernel_), site(site_), count(0), why(0), dim(0), a(0), b(0), c(0), next(nullptr) {}
 };
 
 inline Fallback *&fallback_sites() {

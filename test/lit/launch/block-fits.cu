@@ -63,7 +63,7 @@ __global__ void launcher(float *a, int n) {
 
 // CHECK-LABEL: void host(float *a, int n, int bs) {
 void host(float *a, int n, int bs) {
-  // CHECK: { const dim3 __tf_grid = ((n + bs - 1) / bs); static ::tfuse_rt::Fallback __tf_fb = {"k", "{{.*}}:[[@LINE+1]]"}; if (::tfuse_rt::serves_threads(k, bs, __tf_fb)) { k<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), bs>>>(::tfuse_rt::grid_extent(__tf_grid, 0), a, n); } else k__tf_orig<<<__tf_grid, bs>>>(a, n); }
+  // CHECK: { const dim3 __tf_grid = ((n + bs - 1) / bs); static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}:[[@LINE+1]]"); if (::tfuse_rt::serves_threads(k, bs, __tf_fb)) { k<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), bs>>>(::tfuse_rt::grid_extent(__tf_grid, 0), a, n); } else k__tf_orig<<<__tf_grid, bs>>>(a, n); }
   k<<<(n + bs - 1) / bs, bs>>>(a, n);
   // CHECK: if (::tfuse_rt::serves_threads(k, dim3(bs, 2), __tf_fb)) { k<<<{{.*}} else k__tf_orig<<<__tf_grid, dim3(bs, 2)>>>(a, n); }
   k<<<n, dim3(bs, 2)>>>(a, n);
@@ -88,7 +88,7 @@ void host(float *a, int n, int bs) {
 }
 
 // CHECK-LABEL: void launcher(float *a, int n, int bs) {
-// CHECK: {"launcher", "{{.*}}:[[@LINE+2]]"}; {{.*}} if (::tfuse_rt::serves_threads(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), bs, __tf_fb) && ::tfuse_rt::serves_shared(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), 4u * (size_t)__tf_dsmem, __tf_fb)) { ::tfuse_rt::dyn_shared_opt_in(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), 4u * (size_t)__tf_dsmem); launcher<<<
+// CHECK: __tf_fb("launcher", "{{.*}}:[[@LINE+2]]"); {{.*}} if (::tfuse_rt::serves_threads(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), bs, __tf_fb) && ::tfuse_rt::serves_shared(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), 4u * (size_t)__tf_dsmem, __tf_fb)) { ::tfuse_rt::dyn_shared_opt_in(static_cast<void (*)(unsigned int, unsigned int, float *a, int n)>(launcher), 4u * (size_t)__tf_dsmem); launcher<<<
 void launcher(float *a, int n, int bs) {
   launcher<<<n, bs, bs * sizeof(float)>>>(a, n);
 }
@@ -96,7 +96,7 @@ void launcher(float *a, int n, int bs) {
 // Before the kernel's definition its parameters' types may not be declared:
 // no cast there.
 // CHECK-LABEL: void early(float *a, int n, int bs) {
-// CHECK: {"early", "{{.*}}:[[@LINE+3]]"}; {{.*}} if (::tfuse_rt::serves_shared_unnamed(4u * (size_t)__tf_dsmem, __tf_fb)) { early<<<{{.*}} else early__tf_orig<<<__tf_grid, bs, __tf_smem>>>(a, n); }
+// CHECK: __tf_fb("early", "{{.*}}:[[@LINE+3]]"); {{.*}} if (::tfuse_rt::serves_shared_unnamed(4u * (size_t)__tf_dsmem, __tf_fb)) { early<<<{{.*}} else early__tf_orig<<<__tf_grid, bs, __tf_smem>>>(a, n); }
 __global__ void early(float *a, int n);
 void early(float *a, int n, int bs) {
   early<<<n, bs, bs * sizeof(float)>>>(a, n);

@@ -38,7 +38,7 @@ __global__ void w(float *o) {
 
 // CHECK-LABEL: void run(float *o, int n, int b) {
 void run(float *o, int n, int b) {
-  // CHECK: { static ::tfuse_rt::Fallback __tf_fb = {"k", "{{.*}}:[[#@LINE+5]]"}; const dim3 __tf_block = (b);
+  // CHECK: { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}:[[#@LINE+5]]"); const dim3 __tf_block = (b);
   // CHECK-NEXT:   if (::tfuse_rt::serves_block(__tf_block, 0, 2u, false, __tf_fb))
   // CHECK-NEXT:     k<<<(n + b - 1) / b, ::tfuse_rt::coarsen_block(__tf_block, 0, 2u, "k", "{{.*}}")>>>(o, n);
   // CHECK-NEXT:   else
@@ -47,10 +47,10 @@ void run(float *o, int n, int b) {
   // CHECK: }
   // CHECK: k<<<4, ::tfuse_rt::coarsen_block(128, 0, 2u, "k", "{{.*}}")>>>(o, n);
   k<<<4, 128>>>(o, n);
-  // CHECK: { static ::tfuse_rt::Fallback __tf_fb = {"k", "{{.*}}:[[#@LINE+2]]"}; const dim3 __tf_block = (1);
+  // CHECK: { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}:[[#@LINE+2]]"); const dim3 __tf_block = (1);
   // CHECK-NEXT:   if (::tfuse_rt::serves_block(__tf_block, 0, 2u, false, __tf_fb))
   k<<<1, 1>>>(o, n);
-  // CHECK: (void)([&] { static ::tfuse_rt::Fallback __tf_fb = {"k", "{{.*}}"}; const dim3 __tf_block = (b);
+  // CHECK: (void)([&] { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}"); const dim3 __tf_block = (b);
   // CHECK-NEXT:   if (::tfuse_rt::serves_block(__tf_block, 0, 2u, false, __tf_fb))
   // CHECK-NEXT:     return k<<<n, ::tfuse_rt::coarsen_block(__tf_block, 0, 2u, "k", "{{.*}}"), 0>>>(o, n);
   // CHECK-NEXT:   else
@@ -67,7 +67,7 @@ void run(float *o, int n, int b) {
 void warps(float *o, int b) {
   // CHECK: w<<<1, ::tfuse_rt::coarsen_block_warps(64, 0, 2u, "w", "{{.*}}")>>>(o);
   w<<<1, 64>>>(o);
-  // CHECK: { static ::tfuse_rt::Fallback __tf_fb = {"w", "{{.*}}"}; const dim3 __tf_block = (32);
+  // CHECK: { static ::tfuse_rt::Fallback __tf_fb("w", "{{.*}}"); const dim3 __tf_block = (32);
   // CHECK-NEXT:   if (::tfuse_rt::serves_block(__tf_block, 0, 2u, true, __tf_fb))
   w<<<1, 32>>>(o);
   // CHECK: if (::tfuse_rt::serves_block(__tf_block, 0, 2u, true, __tf_fb))
@@ -80,7 +80,7 @@ void warps(float *o, int b) {
 // inside expressions: its input leaves those out.)
 // CHECK-LABEL: void through(void (*f)(float *, int), float *o, int n, int b) {
 // CHECK-NEXT: { auto __tf_fp = (f);
-// CHECK-NEXT:   if (__tf_fp == &k__tf_orig) { static ::tfuse_rt::Fallback __tf_fb = {"k", "{{.*}}"}; const dim3 __tf_block = (b);
+// CHECK-NEXT:   if (__tf_fp == &k__tf_orig) { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}"); const dim3 __tf_block = (b);
 // CHECK-NEXT:   if (::tfuse_rt::serves_block(__tf_block, 0, 2u, false, __tf_fb))
 // CHECK-NEXT:     k<<<n, ::tfuse_rt::coarsen_block(__tf_block, 0, 2u, "k", "{{.*}}")>>>(o, n);
 // CHECK-NEXT:   else
@@ -95,7 +95,7 @@ void take(void (**f)(float *, int)) { *f = k; }
 #endif
 
 // CHECKED-LABEL: void run(float *o, int n, int b) {
-// CHECKED: { static ::tfuse_rt::Fallback __tf_fb = {"k", "{{.*}}"}; const dim3 __tf_grid = ((n + b - 1) / b); const dim3 __tf_block = (b);
+// CHECKED: { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}"); const dim3 __tf_grid = ((n + b - 1) / b); const dim3 __tf_block = (b);
 // CHECKED-NEXT:   if (!(::tfuse_rt::serves_block(__tf_block, 0, 2u, false, __tf_fb))) {
 // CHECKED-NEXT:     if (::tfuse_rt::check_on()) tfuse_check_ran_original("k", "{{.*}}");
 // CHECKED-NEXT:     k__tf_orig<<<__tf_grid, __tf_block>>>(o, n);

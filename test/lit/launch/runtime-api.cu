@@ -53,7 +53,7 @@
 // THREAD-NEXT: checkCudaErrors(cudaOccupancyMaxPotentialBlockSize(&grid, &block, k__tf_orig, 0, 512));
 // THREAD:      checkCudaErrors(cudaLaunchKernel((const void *)k, dim3(n / 256), ::tfuse_rt::coarsen_block(dim3(256), 0, 2u, "k", "{{.*}}"), args, 0, 0));
 // THREAD-NEXT: TWICE(cudaLaunchCooperativeKernel((void *)k, n / 256, ::tfuse_rt::coarsen_block(256, 0, 2u, "k", "{{.*}}"), args));
-// THREAD:      checkCudaErrors([&]() -> cudaError_t { cudaLaunchConfig_t __tf_cfg = *(&cfg); __tf_cfg.blockDim = ::tfuse_rt::coarsen_block(__tf_cfg.blockDim, 0, 2u, "k", "{{.*}}"); return cudaLaunchKernelEx(&__tf_cfg, k, p, n); }());
+// THREAD:      checkCudaErrors([&]() -> cudaError_t { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}"); cudaLaunchConfig_t __tf_cfg = *(&cfg); if (::tfuse_rt::serves_block(__tf_cfg.blockDim, 0, 2u, false, __tf_fb)) { __tf_cfg.blockDim = ::tfuse_rt::coarsen_block(__tf_cfg.blockDim, 0, 2u, "k", "{{.*}}"); return cudaLaunchKernelEx(&__tf_cfg, k, p, n); } return cudaLaunchKernelEx(&__tf_cfg, k__tf_orig, p, n); }());
 // THREAD:      cudaFuncSetAttribute(dyn__tf_orig, cudaFuncAttributeMaxDynamicSharedMemorySize, __tf_v); if (__tf_e == cudaSuccess) __tf_e = cudaFuncSetAttribute(dyn, cudaFuncAttributeMaxDynamicSharedMemorySize, __tf_v); return __tf_e; }());
 
 // XY:      void *__tf_argv[4]; __tf_argv[0] = &__tf_ext0; __tf_argv[1] = &__tf_ext1; __tf_argv[2] = __tf_args[0]; __tf_argv[3] = __tf_args[1]; return cudaLaunchKernel(__tf_f, ::tfuse_rt::coarsen_grid(::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 1, 2u), dim3(256), __tf_argv, 0, 0); }());
