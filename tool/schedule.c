@@ -155,7 +155,7 @@ void record_kernel(Kernel *k, const char *decision, const char *reason) {
     buf_printf(&rows, "%s%s", i ? "\x1f" : "", ((const Construct *)k->constructs.items[i])->name);
   rec_field(&records, rows.data ? rows.data : "");
   buf_free(&rows);
-  buf_puts(&records, "\n");
+  buf_printf(&records, "\t%d\n", !strcmp(decision, "coarsened") ? k->dispatches : 0);
 }
 
 static void record_file(const char *path, const char *status, const char *reason) {
@@ -246,6 +246,7 @@ typedef struct {
   Group *g;         /* the group that recorded it */
   const char *real; /* file's real path (NULL if none) */
   char *constructs; /* the census: construct rows separated by \x1f ("" none) */
+  int dispatches;   /* launch sites that run the original where the shape is not served */
 } KernelRec;
 
 typedef struct {
@@ -309,11 +310,12 @@ static void gather_lines(Gathered *gt, Group *g, char *text) {
     char *nl = strchr(line, '\n');
     if (nl)
       *nl = 0;
-    char *f[9] = {0};
-    int n = split_fields(arena_strdup(line), f, 9);
-    if (!strcmp(f[0], "K") && n == 9) {
+    char *f[10] = {0};
+    int n = split_fields(arena_strdup(line), f, 10);
+    if (!strcmp(f[0], "K") && n == 10) {
       KernelRec *r = arena_alloc(sizeof *r);
-      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g, g ? path_real(f[1]) : NULL, f[8]};
+      *r = (KernelRec){f[1], f[4], f[5], f[6], f[7], atoi(f[2]), atoi(f[3]), g, g ? path_real(f[1]) : NULL, f[8],
+                       atoi(f[9])};
       vec_push(&gt->kernels, r);
     } else if (!strcmp(f[0], "F") && n == 4) {
       FileRec *r = arena_alloc(sizeof *r);
@@ -862,7 +864,7 @@ static void gather_lost(Gathered *gt, const Group *g, const char *why) {
   }
   for (int i = 0; i < g->kernels.len; i++) {
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL, ""};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL, "", 0};
     vec_push(&gt->kernels, r);
   }
 }
@@ -878,7 +880,7 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
     if (have)
       continue;
     KernelRec *r = arena_alloc(sizeof *r);
-    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL, ""};
+    *r = (KernelRec){(char *)g->first, g->kernels.items[i], "unchanged", "", (char *)why, 0, 0, (Group *)g, NULL, "", 0};
     vec_push(&gt->kernels, r);
   }
 }
@@ -1313,7 +1315,10 @@ static bool write_report(const char *path, const Gathered *gt, double seconds) {
       json_string(f, next ? arena_strndup(c, (size_t)(next - c)) : c);
       next = next ? next + 1 : NULL;
     }
-    fputs("]}", f);
+    fputs("]", f);
+    if (r->dispatches)
+      fprintf(f, ", \"dispatch_sites\": %d", r->dispatches);
+    fputs("}", f);
   }
   fprintf(f, "\n  ],\n  \"seconds\": %.3f\n}\n", seconds);
   bool ok = fclose(f) == 0;

@@ -8,12 +8,17 @@
 // and needs no original.  A launch inside an expression becomes a lambda
 // called on the spot; a launch through a function pointer dispatches on
 // the pointer and then on the block; -check runs the original alone where
-// the shape is not served.
+// the shape is not served.  -report-json counts each kernel's dispatching
+// sites.
 // REQUIRES: nvcc
 // RUN: sed 's#^ *//.*##' %s > %t.in.cu
 // RUN: %tfuse -factor 2 -mode thread -all-kernels %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
+// RUN: %tfuse -factor 2 -mode thread -all-kernels %t.in.cu -o %t.r.cu -report-json %t.json
+// RUN: FileCheck --check-prefix=JSON %s < %t.json
+// JSON: "kernel": "k", {{.*}}, "dispatch_sites": 4}
+// JSON: "kernel": "w", {{.*}}, "dispatch_sites": 2}
 // RUN: sed '/^#ifndef PLAIN_ONLY/,/^#endif/d' %t.in.cu > %t.check.in.cu
 // RUN: %tfuse -factor 2 -mode thread -all-kernels -check %t.check.in.cu -o %t.check.cu
 // RUN: FileCheck --check-prefix=CHECKED %s < %t.check.cu
