@@ -2169,6 +2169,57 @@ static void add_grid_param(Fuse *F, Node *fn, EditList *el) {
     edit_insert(el, open + 1, arena_printf("%s, ", param));
 }
 
+/* Block mode: explicit instantiations of a kernel template
+ * (`template __global__ void k<float>(float *, int);`, `extern template`)
+ * name its new signature: the grid parameters first.  libclang does not
+ * list them among the unit's declarations, so they are found in the text:
+ * `template` not followed by `<`, then, before the `;`, the kernel's name
+ * with template arguments and a parameter list. */
+static void add_grid_param_instantiations(Fuse *F, EditList *el) {
+  const char *t = F->src->text, *name = F->k->sym->name;
+  size_t len = F->src->len, nl = strlen(name);
+  if (strncmp(t + F->k->fn->begin, "template", 8) != 0)
+    return; /* not a template */
+  for (size_t i = 0; i + 8 < len; i++) {
+    size_t j = skip_comment_or_literal(t, len, i);
+    if (j != i) {
+      i = j - 1;
+      continue;
+    }
+    if (strncmp(t + i, "template", 8) || (i > 0 && ident_char(t[i - 1])) || ident_char(t[i + 8]))
+      continue;
+    unsigned p = source_skip_space(F->src, (unsigned)i + 8);
+    if (p >= len || t[p] == '<')
+      continue; /* a template's own declaration */
+    unsigned end = p;
+    while (end < len && t[end] != ';' && t[end] != '{')
+      end++;
+    if (end >= len || t[end] != ';')
+      continue;
+    for (unsigned q = p; q + nl < end; q++) {
+      if (strncmp(t + q, name, nl) || ident_char(t[q - 1]) || ident_char(t[q + nl]))
+        continue;
+      unsigned a = source_skip_space(F->src, q + (unsigned)nl);
+      if (a >= end || t[a] != '<')
+        continue;
+      unsigned close = a;
+      for (int depth = 0; close < end; close++) { /* past the template arguments' `>` */
+        depth += t[close] == '<' || t[close] == '(' ? 1 : t[close] == '>' || t[close] == ')' ? -1 : 0;
+        if (depth == 0)
+          break;
+      }
+      unsigned open = source_skip_space(F->src, close + 1);
+      if (close >= end || open >= end || t[open] != '(')
+        continue;
+      unsigned rp = text_match(F->src, open, end + 1);
+      bool empty = source_skip_space(F->src, open + 1) + 1 >= rp;
+      edit_insert(el, open + 1, arena_printf("%s%s", grid_params_text(F->k, false), empty ? "" : ", "));
+      break;
+    }
+    i = end;
+  }
+}
+
 static bool declares(const Node *n, const Sym *s) {
   if (n->kind == N_VAR && n->sym == s)
     return true;
@@ -2399,6 +2450,7 @@ bool fuse_kernel(Unit *u, Kernel *k, const Options *opt, EditList *el) {
       if (decl->sym == k->sym)
         add_grid_param(&F, decl, el);
     }
+    add_grid_param_instantiations(&F, el);
     k->uses_grid_extent = true;
   }
   if (k->annotated && F.multi)
