@@ -112,6 +112,10 @@
  * a line of its own, to the file PATH (opened for appending at the first
  * checked launch; several processes may share it):
  *   {"kernel":"K","site":"SITE","verdict":"identical"}
+ *   {"kernel":"K","site":"SITE","verdict":"rounding","elements":N,"max_ulp":U}
+ *                                       -- with TFUSE_CHECK_ULP: the same within
+ *                                          the tolerance, N float elements not
+ *                                          bit for bit, at most U ULP apart
  *   {"kernel":"K","site":"SITE","verdict":"differs","mismatches":N,
  *    "argument":"A","element":I,"byte_offset":B,"original":"V (0xBITS)",
  *    "coarsened":"V (0xBITS)"}          -- the first differing element of
@@ -178,6 +182,7 @@ struct ReadFlagAtStart {
 struct KernelStats {
   const char *kernel;
   unsigned long long checked, unchecked, mismatches, differing;
+  unsigned long long rounding; /* launches the same within TFUSE_CHECK_ULP but not bit for bit */
   unsigned long long unchecked_by[TFUSE_CHECK_CATEGORIES];
   bool warned_unchecked;
   bool warned_blind[TFUSE_CHECK_CATEGORIES];
@@ -255,6 +260,8 @@ static void print_summary(void) {
     std::fprintf(stderr, "tfuse-check: kernel '%s': %llu %s checked, %llu %s", s->kernel,
                  s->checked, plural(s->checked, "launch", "launches"), s->mismatches,
                  plural(s->mismatches, "mismatch", "mismatches"));
+    if (s->rounding)
+      std::fprintf(stderr, ", %llu within the ULP tolerance but not bit for bit", s->rounding);
     if (s->unchecked) {
       std::fprintf(stderr, ", %llu unchecked (", s->unchecked);
       const char *sep = "";
@@ -276,6 +283,8 @@ static void print_summary(void) {
                    ",\"summary\":true,\"checked\":%llu,\"mismatches\":%llu,\"unchecked\":%llu,"
                    "\"differing_launches\":%llu",
                    s->checked, s->mismatches, s->unchecked, s->differing);
+      if (s->rounding)
+        std::fprintf(g_log, ",\"rounding_launches\":%llu", s->rounding);
       if (s->unchecked) {
         std::fputs(",\"unchecked_by\":{", g_log);
         const char *sep = "";
@@ -349,6 +358,7 @@ struct Region {
   size_t elem_size;
   size_t arg_offset;           /* (argument pointer) - base */
   void *snapshot;              /* device: the allocation before the launch */
+  bool snapshot_host;          /* ... in host memory: the device had no room for it */
   unsigned char *expected_dev; /* device: what the original wrote, or null, then: */
   HostBuf expected;            /* host: what the original wrote */
 };
@@ -369,10 +379,18 @@ struct tfuse_check_launch {
 
 static void host_give(HostBuf *b);
 
+static void free_snapshot(Region *g) {
+  if (g->snapshot_host)
+    std::free(g->snapshot);
+  else
+    cudaFree(g->snapshot);
+  g->snapshot = 0;
+}
+
 static void free_launch(tfuse_check_launch *c) {
   for (size_t i = 0; i < c->regions.size(); i++) {
     if (c->regions[i].snapshot)
-      cudaFree(c->regions[i].snapshot);
+      free_snapshot(&c->regions[i]);
     if (c->regions[i].expected_dev)
       cudaFree(c->regions[i].expected_dev);
     host_give(&c->regions[i].expected);
@@ -663,6 +681,7 @@ static Region *add_region(tfuse_check_launch *c, unsigned char *base, size_t siz
   g.elem_size = elem_size ? elem_size : 1;
   g.arg_offset = (size_t)(at - base);
   g.snapshot = 0;
+  g.snapshot_host = false;
   g.expected_dev = 0;
   g.expected.p = 0;
   g.expected.cap = 0;
@@ -671,8 +690,13 @@ static Region *add_region(tfuse_check_launch *c, unsigned char *base, size_t siz
   c->regions.push_back(g);
   Region *s = &c->regions.back();
   char what[160];
-  std::snprintf(what, sizeof what, "allocating a snapshot of argument '%s' (%zu bytes)", arg, size);
-  check_cuda(c, cudaMalloc(&s->snapshot, size), what);
+  if (cudaMalloc(&s->snapshot, size) != cudaSuccess) {
+    /* No room on the device (the program's own allocations, other
+     * processes): the snapshot goes to host memory, slower but the same. */
+    cudaGetLastError();
+    s->snapshot = host_alloc(c, size);
+    s->snapshot_host = true;
+  }
   std::snprintf(what, sizeof what, "snapshotting argument '%s'", arg);
   check_cuda(c, cudaMemcpyAsync(s->snapshot, s->base, size, cudaMemcpyDefault, c->stream), what);
   return s;
@@ -1024,8 +1048,7 @@ extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
     /* Each snapshot is freed before the next region's copy is allocated:
      * at most one region has both. */
     check_cuda(c, cudaStreamSynchronize(c->stream), "synchronising after the restore");
-    cudaFree(g->snapshot);
-    g->snapshot = 0;
+    free_snapshot(g);
   }
 }
 
@@ -1064,6 +1087,9 @@ static void format_value(const Region *g, const unsigned char *x, size_t window,
 struct Report {
   const tfuse_check_launch *c;
   unsigned long long count; /* mismatches in this launch */
+  /* With TFUSE_CHECK_ULP: float elements whose bits differ within the
+   * tolerance, and the largest distance among them. */
+  unsigned long long rounded, max_ulp;
   /* The first mismatch, for the log. */
   const char *arg;
   long long element; /* -1: a byte outside the whole elements */
@@ -1110,8 +1136,17 @@ static void compare_region(Report *r, const Region *g, const unsigned char *exp,
     if (exp[off] != got[off])
       report_byte(r, g, off, exp[off], got[off]);
   for (; off + es <= g->size; off += es) {
-    if (same_element(g, exp + off, got + off))
+    if (same_element(g, exp + off, got + off)) {
+      if (std::memcmp(exp + off, got + off, es) != 0) { /* within the tolerance: rounding */
+        int bits = es == 8 ? 64 : 32;
+        unsigned long long d = tfuse_snap::ulp_distance(tfuse_snap::load_le(exp + off, es),
+                                                        tfuse_snap::load_le(got + off, es), bits);
+        r->rounded++;
+        if (d > r->max_ulp)
+          r->max_ulp = d;
+      }
       continue;
+    }
     long long index = ((long long)off - (long long)g->arg_offset) / (long long)es;
     /* Elements over 8 bytes show 8 of them, from the first that differs. */
     size_t window = 0;
@@ -1150,6 +1185,7 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
   Report r;
   r.c = c;
   r.count = 0;
+  r.rounded = r.max_ulp = 0;
   /* The device tells which regions are the same; the others come to the
    * host, where they are compared and reported element by element. */
   std::vector<char> same;
@@ -1199,8 +1235,12 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
   s->mismatches += r.count;
   if (r.count)
     s->differing++;
+  else if (r.rounded)
+    s->rounding++;
   if (g_log) {
-    log_begin(c->kernel, c->site, r.count ? "differs" : "identical");
+    log_begin(c->kernel, c->site, r.count ? "differs" : r.rounded ? "rounding" : "identical");
+    if (!r.count && r.rounded)
+      std::fprintf(g_log, ",\"elements\":%llu,\"max_ulp\":%llu", r.rounded, r.max_ulp);
     if (r.count) {
       std::fprintf(g_log, ",\"mismatches\":%llu", r.count);
       log_string(",\"argument\":", r.arg);

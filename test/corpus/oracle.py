@@ -767,6 +767,7 @@ def cmd_report(a):
     out = ["| program | build | verdict | kernel | tfuse | identical | differs | not checked | fault |",
            "|---|---|---|---|---|---|---|---|---|"]
     differ, faults, rejects, never_launched, never_checked, orig_bad, crashes = [], [], [], [], [], [], []
+    rounding = []  # launches the same within TFUSE_CHECK_ULP (the GPU stage's --ulp) but not bit for bit
     for pn in progs:
         orig = res.get((pn, "original"))
         ov = orig.get("verdict") if orig and orig.get("status") == "ran" else (orig or {}).get("status", "not run")
@@ -797,9 +798,12 @@ def cmd_report(a):
                     if kd["decision"] == "coarsened":
                         never_launched.append((pn, tag, k, v))
                     continue
-                n = lk["identical"] + lk["differs"] + lk["not-checked"] + lk["fault"]
+                rd = lk.get("rounding", 0)
+                n = lk["identical"] + lk["differs"] + lk["not-checked"] + lk["fault"] + rd
                 L += n
-                C += lk["identical"] + lk["differs"]
+                C += lk["identical"] + lk["differs"] + rd
+                if rd:
+                    rounding.append((pn, tag, k, rd, n, lk.get("max_ulp", 0)))
                 D += lk["differs"]
                 F += lk["fault"]
                 out.append("| | | | %s | %s | %d | %d | %d | %d |" % (k, dec, lk["identical"], lk["differs"],
@@ -815,6 +819,10 @@ def cmd_report(a):
     lists = ["", "### Kernels whose coarsened launches differ from the original (%d)" % len(differ), ""]
     lists += ["- %s %s `%s`: %d of %d launches differ%s; first: %s" % (pn, t, k, d, n, ulp_note(fd), json.dumps(fd))
               for pn, t, k, d, n, fd in differ] or ["none"]
+    if rounding:
+        lists += ["", "### Kernels the same only within the ULP tolerance (%d; counted as checked, not as differing)"
+                  % len(rounding), ""]
+        lists += ["- %s %s `%s`: %d of %d launches, at most %d ULP apart" % x for x in rounding]
     lists += ["", "### CUDA faults during a checked launch (%d kernels)" % len(faults), ""]
     lists += ["- %s %s `%s`: %s" % (pn, t, k, "; ".join(x or "" for x in f)) for pn, t, k, f in faults] or ["none"]
     lists += ["", "### Variant runs that crashed or timed out where the original passed (%d)" % len(crashes), ""]

@@ -101,6 +101,8 @@ def read_log(path):
             k[v] = k.get(v, 0) + 1
             if r.get("site") and r["site"] not in k["sites"] and len(k["sites"]) < 8:
                 k["sites"].append(r["site"])
+            if v == "rounding":
+                k["max_ulp"] = max(k.get("max_ulp", 0), r.get("max_ulp") or 0)
             if v == "differs" and "first_differ" not in k:
                 k["first_differ"] = {x: r.get(x) for x in ("site", "argument", "element", "byte_offset", "original",
                                                           "coarsened", "mismatches")}
@@ -137,6 +139,9 @@ def main():
     ap.add_argument("-j", type=int, default=16, help="builds at a time")
     ap.add_argument("--run-j", type=int, default=4, help="runs at a time on each GPU")
     ap.add_argument("--gpus", type=int, default=0, help="GPUs to spread the runs over (default: all the machine has)")
+    ap.add_argument("--ulp", type=int, default=0,
+                    help="TFUSE_CHECK_ULP for the variants: floats this many units in the last place apart count as "
+                         "'rounding', not 'differs' (default 0: bit for bit)")
     ap.add_argument("--deadline", type=float, default=500, help="seconds after which nothing new starts")
     ap.add_argument("--done", nargs="*", help="earlier result files (or folders of *.jsonl): their pairs are skipped")
     ap.add_argument("--only", help="comma-separated program names")
@@ -235,6 +240,8 @@ def main():
                 os.unlink(log)
             if b != "original":
                 env.update({"TFUSE_CHECK": "1", "TFUSE_CHECK_LOG": log})
+                if a.ulp:
+                    env["TFUSE_CHECK_ULP"] = str(a.ulp)
             rc, so, se, dt = run_proc([exe] + args, cwd, min(p.get("timeout", 120), left), env)
             if rc is None and left < p.get("timeout", 120):
                 return None  # cut by the deadline: not finished
@@ -253,13 +260,15 @@ def main():
             if b != "original":
                 for k, v in read_log(log).items():
                     t = launches.setdefault(k, {"identical": 0, "differs": 0, "not-checked": 0, "fault": 0,
-                                                "sites": [], "reasons": [], "faults": []})
-                    for key in ("identical", "differs", "not-checked", "fault"):
+                                                "rounding": 0, "sites": [], "reasons": [], "faults": []})
+                    for key in ("identical", "differs", "not-checked", "fault", "rounding"):
                         t[key] += v.get(key, 0)
                     for key in ("sites", "reasons", "faults"):
                         t[key] += [x for x in v[key] if x not in t[key]]
                     if "first_differ" in v and "first_differ" not in t:
                         t["first_differ"] = v["first_differ"]
+                    if v.get("max_ulp", 0) > t.get("max_ulp", 0):
+                        t["max_ulp"] = v["max_ulp"]
                 try:
                     os.unlink(log)
                 except OSError:
