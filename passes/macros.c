@@ -414,9 +414,16 @@ bool macros_expand_kernels(Unit *u, Vec *kernels, Vec *texts) {
     }
     if (in_kernel)
       continue;
+    /* A project's launch macro (`LAUNCH(k, n, args)` around
+     * `kernel<<<...>>>(__VA_ARGS__)`): the kernel is an argument, the `<<<`
+     * the body's, so the launch has no text of its own either. */
+    bool chevrons_written = false;
+    for (int t = 0; t < mu->ntok && !chevrons_written; t++)
+      chevrons_written = !strcmp(mu->tok[t], "<<<");
     Toks out = {0};
     bool needed;
-    if (expand_whole(u, mu, &knames, &out, &needed, ~0u, NULL) && needed && launches_in(&out, kernels))
+    if (expand_whole(u, mu, &knames, &out, &needed, ~0u, NULL) && (needed || !chevrons_written) &&
+        launches_in(&out, kernels))
       add_replacement(&repl, mu, &out);
   }
   vec_free(&knames);

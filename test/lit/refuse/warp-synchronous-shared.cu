@@ -22,7 +22,7 @@
 // CHECK-DAG: :[[# @LINE + 49]]:29: error: __shared__ 's' passed to 'warp_reduce' as a pointer to volatile suggests warp-synchronous code, which thread mode would split; thread mode keeps warps whole only with -mapping stride along x alone
 // CHECK-NOT: tree
 // STRIDE-DAG: view_reduce<<<n, ::tfuse_rt::coarsen_block_warps(256, 0, 2u,
-// STRIDE-DAG: scan_plain<<<n, ::tfuse_rt::coarsen_block_warps(32, 0, 2u,
+// STRIDE-DAG: scan_plain<<<n, ::tfuse_rt::coarsen_block_warps(64, 0, 2u,
 // STRIDE-DAG: helper_reduce<<<n, ::tfuse_rt::coarsen_block_warps(128, 0, 2u,
 // STRIDE-DAG: tree<<<n, ::tfuse_rt::coarsen_block(256, 0, 2u,
 // BLOCK-LABEL: __global__ void view_reduce(
@@ -90,7 +90,7 @@ __global__ void tree(const int *in, int *out) {
 
 void run(const float *inf, float *outf, const int *in, int *out, int n) {
   view_reduce<<<n, 256>>>(inf, outf);
-  scan_plain<<<n, 32>>>(in, out);
+  scan_plain<<<n, 64>>>(in, out);
   helper_reduce<<<n, 128>>>(in, out);
   tree<<<n, 256>>>(in, out);
 }
