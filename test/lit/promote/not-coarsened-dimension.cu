@@ -20,4 +20,4 @@ __global__ void k(int *out) {
   out[threadIdx.x] = t[threadIdx.x];
 }
 
-void run(int *o) { k<<<1, dim3(64, 1, 1)>>>(o); }
+void run(int *o) { k<<<1, dim3(64, 2, 1)>>>(o); }
