@@ -2082,6 +2082,8 @@ static const char *argument_of(const Node *n) {
 }
 
 /* One use of k's name, not the callee of a launch; false after a located error. */
+static Node *enclosing_function(Node *n);
+
 static bool other_use(Uses *x, Node *n, Kernel *k) {
   Unit *u = x->u;
   unsigned at = use_at(u, n, k);
@@ -2108,7 +2110,14 @@ static bool other_use(Uses *x, Node *n, Kernel *k) {
     vec_push(&x->calls, mark);
     return rewrite_api_use(u, &c, k, at, x->check, x->el);
   }
-  if (c.api)
+  Node *p = n->parent;
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN))
+    p = p->parent;
+  Node *fn = enclosing_function(n);
+  if (p && p->kind == N_CALL && p->device_launch && fn && fn->sym)
+    error_at(at, "'%s' is launched here from device code ('%s': dynamic parallelism); tfuse rescales the launches "
+                 "the host makes, so it leaves the kernel unchanged", k->sym->name, fn->sym->name);
+  else if (c.api)
     error_at(at, "'%s' is passed to %s in a macro's body; tfuse cannot rewrite it there, so it refuses to coarsen "
                  "the kernel; expand the macro by hand", k->sym->name, c.api->name);
   else if ((callee = argument_of(n)))

@@ -1855,6 +1855,18 @@ static bool constructs_rec(Legal *L, Node *n, Node *site, const char *helper, Ve
   }
   if (!vec_has_item(&L->k->constructs, (void *)c))
     vec_push(&L->k->constructs, (void *)c);
+  if (n->kind == N_CALL && n->device_launch) {
+    /* A launch in device code starts a grid of its own: not a call the
+     * copies make, and not in the model. */
+    const char *child = n->sym && n->sym->name ? n->sym->name : "a kernel";
+    if (helper)
+      refuse(L, at->begin, "'%s', which the kernel calls, launches '%s' from device code (dynamic parallelism), "
+             "which tfuse does not coarsen", helper, child);
+    else
+      refuse(L, at->begin, "launches '%s' from device code (dynamic parallelism), which tfuse does not coarsen",
+             child);
+    return false;
+  }
   if (n->kind == N_CALL) {
     int count = n->sym ? 1 : n->ncand;
     for (int i = 0; i < count; i++) {

@@ -1612,6 +1612,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   if (n->kind == N_CALL && in_main) {
     for (int i = 0; i < n->nkid; i++) {
       Node *k = n->kid[i];
+      if (k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "cudaLaunchDevice"))
+        n->device_launch = true; /* k<<<...>>> in device code (dynamic parallelism) */
       if (k->kind == N_CALL && k->spelling && !strcmp(k->spelling, "__cudaPushCallConfiguration")) {
         n->is_launch = true;
         if (i != 1) {

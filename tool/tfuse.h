@@ -499,6 +499,7 @@ struct Node {
   bool cg_construct; /* N_CALL (parse.c): a construction whose class (`cg::plus<T>()`) is cooperative groups' */
   /* N_CALL of a kernel launch: the configuration node (kid[1]). */
   bool is_launch;
+  bool device_launch;       /* N_CALL: a launch written in device code (dynamic parallelism): not is_launch */
   bool launch_in_macro_arg; /* launch.c: a launch written in a macro's argument (extent: its own text) */
   char *callee_fn_type; /* a launch through a pointer: the canonical function type it points to */
   /* The __cudaPushCallConfiguration call of a launch: its block's thread
