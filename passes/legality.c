@@ -2091,6 +2091,16 @@ bool legality_check(Unit *u, Kernel *k) {
    * walk would find in it (a builtin in a macro the host's reading leaves
    * unexpanded) is no reason of the kernel's; this one is. */
   Sym *ks = k->fn->sym;
+  /* Block mode (and -factor auto's variants) change the kernel's
+   * signature: every declaration must be rewritten, and one in a file
+   * tfuse does not write (a header outside the root) would keep the old
+   * one (nvcc: "too many arguments" where it is used). */
+  if (!ks->in_main_file && !ks->in_system_header && (k->p.mode == MODE_BLOCK || k->p.factor == FACTOR_AUTO)) {
+    refuse(&L, k->fn->loc, "'%s' is first declared in a file tfuse does not rewrite (a header outside the root, "
+           "-root): that declaration would keep the signature block mode changes; pass -root a folder that holds "
+           "it", ks->name);
+    return false;
+  }
   if (ks->arch_dependent && ks->arch_name && !names_function(u, ks->arch_name)) {
     refuse(&L, ks->arch_use, "'%s' (%s) is, or uses, what the device compilation defines differently from the "
            "host side tfuse reads: the kernel's reading may be wrong", ks->arch_name, arch_place(L.u, ks));
