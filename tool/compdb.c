@@ -71,11 +71,10 @@ bool compdb_load(const char *dir, Vec *entries) {
     const char *real = path_real(full);
     if (!real)
       real = full;
-    bool seen = false;
+    CompdbEntry *seen = NULL;
     for (int j = 0; j < entries->len && !seen; j++)
-      seen = !strcmp(((CompdbEntry *)entries->items[j])->file, real);
-    if (seen)
-      continue;
+      if (!strcmp(((CompdbEntry *)entries->items[j])->file, real))
+        seen = entries->items[j];
     unsigned nargs = clang_CompileCommand_getNumArgs(c);
     char **argv = arena_alloc(sizeof(char *) * (nargs + 1));
     for (unsigned k = 0; k < nargs; k++) {
@@ -92,6 +91,14 @@ bool compdb_load(const char *dir, Vec *entries) {
     e->cuda = is_cuda(e->cc, real, argv, nargs);
     if (first < nargs)
       flags_normalize(e->cc, argv + first + 1, (int)(nargs - first - 1), cdir, &e->flags);
+    if (seen) {
+      /* A file compiled twice (two targets, two configurations): parsed
+       * with one command, its rewrite could be wrong for the other. */
+      const char *d = seen->conflict ? NULL : flags_parse_difference(&seen->flags, &e->flags);
+      if (d)
+        seen->conflict = d;
+      continue;
+    }
     vec_push(entries, e);
   }
   if (cmds)

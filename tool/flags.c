@@ -894,3 +894,40 @@ void flags_include_paths(const Vec *flags, Vec *dirs, Vec *pre) {
       vec_push(pre, (void *)f->value);
   }
 }
+
+/* The text of a flag as the parser would see it: "-DX=1", "-I/abs". */
+static const char *flag_text(const Flag *f) {
+  if (f->spec && f->spec->clang)
+    return arena_printf("%s%s", f->spec->clang, f->value ? f->value : "");
+  return arena_printf("%s%s%s", f->spelled ? f->spelled : "", f->value ? "=" : "", f->value ? f->value : "");
+}
+
+/* Whether a flag can change what the parser reads: include folders,
+ * pre-included files, macros, the dialect, and options nvcc may turn into
+ * macros (the architecture). */
+static bool parse_relevant(const Flag *f) {
+  return !f->spec || f->spec->role == F_INC || f->spec->role == F_PRE || f->spec->role == F_MACRO ||
+         f->spec->role == F_STD || f->spec->role == F_PASS || f->spec->role == F_RDC;
+}
+
+const char *flags_parse_difference(const Vec *a, const Vec *b) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < a->len && !parse_relevant(a->items[i]))
+      i++;
+    while (j < b->len && !parse_relevant(b->items[j]))
+      j++;
+    if (i >= a->len || j >= b->len)
+      break;
+    const char *x = flag_text(a->items[i]), *y = flag_text(b->items[j]);
+    if (strcmp(x, y))
+      return arena_printf("'%s' against '%s'", x, y);
+    i++;
+    j++;
+  }
+  if (i < a->len)
+    return arena_printf("'%s' only in the first", flag_text(a->items[i]));
+  if (j < b->len)
+    return arena_printf("'%s' only in the second", flag_text(b->items[j]));
+  return NULL;
+}

@@ -45,6 +45,27 @@ static const char *shown_path(const char *real) {
   return real + n + 1;
 }
 
+/* A file the database lists twice with flags the parser reads differently
+ * (two targets, two configurations): one parse could rewrite it wrongly
+ * for the other, so it is not an input.  An error, or under -keep-going a
+ * warning and the file left as it is (it joins the database's other
+ * files, whose launches of coarsened kernels are checked). */
+static bool conflicting(Project *p, const CompdbEntry *e, const Options *opt, bool *ok) {
+  if (!e || !e->conflict)
+    return false;
+  const char *why = arena_printf("'%s' is compiled twice with different flags (%s): tfuse parses a file once, and "
+                                 "its rewrite could be wrong for the other command",
+                                 shown_path(e->file), e->conflict);
+  if (opt->keep_going) {
+    warning_plain("%s; it is left unchanged", why);
+    vec_push(&p->others, (void *)shown_path(e->file));
+  } else {
+    error_plain("%s", why);
+    *ok = false;
+  }
+  return true;
+}
+
 static void add_input(Project *p, const char *path, const char *real, const CompdbEntry *e, const Options *opt) {
   for (int i = 0; i < p->inputs.len; i++)
     if (!strcmp(((Input *)p->inputs.items[i])->real, real))
@@ -68,9 +89,11 @@ bool project_open(Project *p, const Options *opt) {
   if (opt->inputs.len == 0) {
     for (int i = 0; i < entries.len; i++) {
       CompdbEntry *e = entries.items[i];
-      if (e->cuda && access(e->file, R_OK) == 0)
+      if (e->cuda && access(e->file, R_OK) == 0 && !conflicting(p, e, opt, &ok))
         add_input(p, e->file, e->file, e, opt);
     }
+    if (!ok)
+      return false;
     if (!p->inputs.len) {
       error_plain("'%s/compile_commands.json' lists no CUDA file", opt->compdb_dir);
       return false;
@@ -95,6 +118,8 @@ bool project_open(Project *p, const Options *opt) {
       ok = false;
       continue;
     }
+    if (conflicting(p, e, opt, &ok))
+      continue;
     add_input(p, path, real, e, opt);
   }
   if (!ok)
@@ -130,7 +155,7 @@ bool project_open(Project *p, const Options *opt) {
 
   for (int i = 0; i < entries.len; i++) {
     CompdbEntry *e = entries.items[i];
-    bool given = false;
+    bool given = e->conflict != NULL; /* in others already */
     for (int j = 0; j < p->inputs.len && !given; j++)
       given = !strcmp(((Input *)p->inputs.items[j])->real, e->file);
     if (!given)

@@ -279,6 +279,10 @@ void flags_parser_args(const char *cuda_path, Compiler cc, Vec *flags, Vec *out)
 /* The include folders (char*, in order) and pre-included files of those
  * flags, as given (no compiler's implicit ones). */
 void flags_include_paths(const Vec *flags, Vec *dirs, Vec *pre);
+/* The first difference between two flag lists in what the parser would
+ * read (include folders, macros, pre-included files, dialect, options nvcc
+ * may turn into macros), as text; NULL where they read alike. */
+const char *flags_parse_difference(const Vec *a, const Vec *b);
 
 /* ===================== tool/compdb.c ===================== */
 
@@ -288,6 +292,7 @@ typedef struct {
   Compiler cc;
   bool cuda;        /* compiled as CUDA (by nvcc, a .cu file, or clang -x cuda) */
   Vec flags;        /* Flag*: its options, read (flags_normalize) */
+  const char *conflict; /* listed again with flags the parser would read differently: the first difference */
 } CompdbEntry;
 
 /* Loads dir/compile_commands.json (CompdbEntry*, first entry of a file
