@@ -1435,6 +1435,8 @@ static bool is_address_use(const Node *n) {
     return true;
   if (p->kind == N_VAR && p->has_var_init && p->nkid > 0 && c == p->kid[p->nkid - 1])
     return true;
+  if (p->kind == N_INIT_LIST)
+    return true; /* an element of a table of kernel pointers (`KernelFn t[] = {inc, dbl};`) */
   return p->kind == N_BINOP && (p->op == OP_EQ || p->op == OP_NE);
 }
 
@@ -2157,6 +2159,8 @@ static bool other_uses(Unit *u, Vec *kernels, bool pointers, bool check, EditLis
   bool ok = true;
   for (int i = 0; i < u->functions.len; i++)
     ok &= check_other_uses(&x, u->functions.items[i]);
+  for (int i = 0; i < u->global_vars.len; i++)
+    ok &= check_other_uses(&x, u->global_vars.items[i]);
   vec_free(&x.calls);
   return ok;
 }

@@ -1802,6 +1802,26 @@ static void fix_macro_ends(Unit *u) {
   vec_free(&im->macro_ends);
 }
 
+static enum CXChildVisitResult kernel_ref_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(d);
+    if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && cursor_attrs(d).global) {
+      *(bool *)data = true;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Whether a declaration's text names a __global__ function. */
+static bool names_a_kernel(CXCursor c) {
+  bool found = false;
+  clang_visitChildren(c, kernel_ref_visit, &found);
+  return found;
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   Unit *u = data;
   Impl *im = impl_of(u);
@@ -1835,8 +1855,12 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
   case CXCursor_UnexposedDecl:
     return CXChildVisit_Recurse;
   case CXCursor_VarDecl:
-    /* Namespace-scope variables: create their symbols now. */
+    /* Namespace-scope variables: create their symbols now; one whose
+     * initializer names a kernel (a registry of kernel pointers) is kept
+     * as a tree, for launch.c's uses of kernels. */
     sym_for(u, c);
+    if (names_a_kernel(c) && first_sight(im, off))
+      vec_push(&u->global_vars, build(u, c, NULL));
     return CXChildVisit_Continue;
   default:
     return CXChildVisit_Continue;

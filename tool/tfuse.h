@@ -583,6 +583,7 @@ typedef struct {
 typedef struct {
   Source *src;    /* the project's text */
   Vec functions;  /* Node* N_FUNC with bodies, defined in the project's files */
+  Vec global_vars; /* Node* N_VAR: namespace-scope variables whose initializers name a kernel */
   Vec fn_decls;   /* Node* N_FUNC without bodies (prototypes) */
   Vec launches;   /* Node* N_CALL with is_launch */
   Vec extern_functions; /* Node* N_FUNC defined outside the project's files whose bodies were loaded for

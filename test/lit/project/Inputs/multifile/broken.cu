@@ -1,0 +1,1 @@
+__global__ void z(float *p) { p[threadIdx.x] = undefined_name; }
