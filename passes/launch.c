@@ -810,6 +810,8 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   buf_printf(&b, "%s    %s<<<__tf_grid, __tf_block%s>>>(%s);\n", ind, orig_callee, cfg_checked,
              args.data ? args.data : "");
   buf_printf(&b, "%s    __tf_check.original_done();\n", ind);
+  buf_printf(&b, "%s    if (__tf_check.again()) { %s<<<__tf_grid, __tf_block%s>>>(%s); __tf_check.again_done(); }\n", ind,
+             orig_callee, cfg_checked, args.data ? args.data : "");
   buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n", ind, callee, new_grid, new_block, cfg_checked,
              extent ? extent : "", sep, args.data ? args.data : "");
   buf_printf(&b, "%s    __tf_check.coarsened_done();\n", ind);

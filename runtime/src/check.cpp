@@ -44,6 +44,10 @@
  *   a table; past that the launch has the blind spot "too-many".
  *   the original kernel runs
  *   tfuse_check_original_done(c)
+ *   [tfuse_check_again(c) true (TFUSE_CHECK_TWICE): the original runs again,
+ *    then tfuse_check_again_done(c) compares it with its first run (a
+ *    difference: the launch is "nondeterministic", not compared) and
+ *    restores every region from its snapshot]
  *       reports a launch or execution error; copies each tracked
  *       allocation (what the original wrote: "expected") into a new device
  *       buffer, or, where that cannot be (no device memory for it, the
@@ -183,6 +187,8 @@ struct KernelStats {
   const char *kernel;
   unsigned long long checked, unchecked, mismatches, differing;
   unsigned long long rounding; /* launches the same within TFUSE_CHECK_ULP but not bit for bit */
+  unsigned long long nondet;   /* TFUSE_CHECK_TWICE: launches whose original differs from itself (unchecked) */
+  bool warned_nondet;
   unsigned long long unchecked_by[TFUSE_CHECK_CATEGORIES];
   bool warned_unchecked;
   bool warned_blind[TFUSE_CHECK_CATEGORIES];
@@ -203,6 +209,7 @@ static KernelStats *g_stats;
 static size_t g_nstats, g_capstats;
 static bool g_started;
 static bool g_fatal;
+static bool g_twice; /* TFUSE_CHECK_TWICE: run the original twice, to tell its own nondeterminism */
 static bool g_ulp_on;
 static FILE *g_log; /* TFUSE_CHECK_LOG, or null */
 static unsigned long long g_ulp;
@@ -262,6 +269,8 @@ static void print_summary(void) {
                  plural(s->mismatches, "mismatch", "mismatches"));
     if (s->rounding)
       std::fprintf(stderr, ", %llu within the ULP tolerance but not bit for bit", s->rounding);
+    if (s->nondet)
+      std::fprintf(stderr, ", %llu whose original is nondeterministic", s->nondet);
     if (s->unchecked) {
       std::fprintf(stderr, ", %llu unchecked (", s->unchecked);
       const char *sep = "";
@@ -285,6 +294,8 @@ static void print_summary(void) {
                    s->checked, s->mismatches, s->unchecked, s->differing);
       if (s->rounding)
         std::fprintf(g_log, ",\"rounding_launches\":%llu", s->rounding);
+      if (s->nondet)
+        std::fprintf(g_log, ",\"nondeterministic_launches\":%llu", s->nondet);
       if (s->unchecked) {
         std::fputs(",\"unchecked_by\":{", g_log);
         const char *sep = "";
@@ -327,6 +338,7 @@ static void start_once(void) {
     return;
   g_started = true;
   g_fatal = env_flag("TFUSE_CHECK_FATAL");
+  g_twice = env_flag("TFUSE_CHECK_TWICE");
   const char *log = std::getenv("TFUSE_CHECK_LOG");
   if (log && *log) {
     g_log = std::fopen(log, "a");
@@ -375,6 +387,8 @@ struct tfuse_check_launch {
   int followed;               /* allocations found through pointers in memory */
   DeviceCompare *dc;          /* the comparison on the device, or null: all on the host */
   std::vector<Region> regions;
+  bool again;                 /* TFUSE_CHECK_TWICE: the original runs a second time (snapshots kept) */
+  bool nondet;                /* ... and wrote something else than its first run */
 };
 
 static void host_give(HostBuf *b);
@@ -642,6 +656,7 @@ extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char 
   c->blind_reason[0] = 0;
   c->followed = 0;
   c->dc = 0;
+  c->again = c->nondet = false;
 
   /* The primary context is current after this (the driver queries need one). */
   check_cuda(c, cudaFree(0), "initialising CUDA");
@@ -1046,10 +1061,50 @@ extern "C" void tfuse_check_original_done(tfuse_check_launch *c) {
     check_cuda(c, cudaMemcpyAsync(g->base, g->snapshot, g->size, cudaMemcpyDefault, c->stream),
                what);
     /* Each snapshot is freed before the next region's copy is allocated:
-     * at most one region has both. */
+     * at most one region has both (TFUSE_CHECK_TWICE keeps them for the
+     * second run). */
+    check_cuda(c, cudaStreamSynchronize(c->stream), "synchronising after the restore");
+    if (!g_twice)
+      free_snapshot(g);
+  }
+  c->again = g_twice;
+}
+
+extern "C" int tfuse_check_again(tfuse_check_launch *c) { return c->again && !c->unchecked; }
+
+/* After the original's second run: whether it wrote what its first run
+ * did (on the device where the region's first result is there, else on
+ * the host), then every region restored and its snapshot freed. */
+extern "C" void tfuse_check_again_done(tfuse_check_launch *c) {
+  check_launch(c, "original (run again)");
+  std::vector<char> same;
+  compare_on_device(c, &same);
+  for (size_t i = 0; i < c->regions.size() && !c->nondet; i++) {
+    Region *g = &c->regions[i];
+    if (same[i])
+      continue;
+    HostBuf first = host_take(c, g->size), now = host_take(c, g->size);
+    const unsigned char *exp = g->expected.p;
+    if (g->expected_dev) {
+      check_cuda(c, cudaMemcpyAsync(first.p, g->expected_dev, g->size, cudaMemcpyDefault, c->stream),
+                 "copying the original's first result");
+      exp = first.p;
+    }
+    check_cuda(c, cudaMemcpyAsync(now.p, g->base, g->size, cudaMemcpyDefault, c->stream),
+               "copying the original's second result");
+    check_cuda(c, cudaStreamSynchronize(c->stream), "copying the original's second result");
+    c->nondet = std::memcmp(exp, now.p, g->size) != 0;
+    host_give(&first);
+    host_give(&now);
+  }
+  for (size_t i = 0; i < c->regions.size(); i++) {
+    Region *g = &c->regions[i];
+    check_cuda(c, cudaMemcpyAsync(g->base, g->snapshot, g->size, cudaMemcpyDefault, c->stream),
+               "restoring an argument from its snapshot");
     check_cuda(c, cudaStreamSynchronize(c->stream), "synchronising after the restore");
     free_snapshot(g);
   }
+  c->again = false;
 }
 
 /* ---- comparison ---------------------------------------------------------- */
@@ -1107,8 +1162,8 @@ static void report_line(Report *r, const Region *g, const char *where, long long
     std::snprintf(r->orig, sizeof r->orig, "%s", orig);
     std::snprintf(r->coars, sizeof r->coars, "%s", coars);
   }
-  if (r->count > MAX_MISMATCH_LINES)
-    return;
+  if (r->count > MAX_MISMATCH_LINES || r->c->nondet)
+    return; /* a nondeterministic original's differences are its own: not listed */
   std::fprintf(stderr,
                "tfuse-check: mismatch: kernel '%s' launched at %s: argument '%s' (allocation %p, "
                "%zu bytes), %s: original %s, coarsened %s\n",
@@ -1227,6 +1282,26 @@ extern "C" void tfuse_check_coarsened_done(tfuse_check_launch *c) {
                    c->kernel, c->site, category_words[c->blind], c->blind_reason);
     }
     log_reason(c->kernel, c->site, "not-checked", c->blind, c->blind_reason);
+    free_launch(c);
+    g_lock.unlock();
+    return;
+  }
+  if (r.count && c->nondet) {
+    /* The original itself wrote something else the second time: what the
+     * coarsened kernel wrote cannot be judged against it. */
+    s->nondet++;
+    if (!s->warned_nondet) {
+      s->warned_nondet = true;
+      std::fprintf(stderr,
+                   "tfuse-check: warning: kernel '%s' launched at %s: the original writes something else when run "
+                   "again from the same state (atomics, races, clocks); launches like this one are not compared\n",
+                   c->kernel, c->site);
+    }
+    if (g_log) {
+      log_begin(c->kernel, c->site, "nondeterministic");
+      std::fprintf(g_log, ",\"mismatches\":%llu", r.count);
+      log_end();
+    }
     free_launch(c);
     g_lock.unlock();
     return;

@@ -768,6 +768,7 @@ def cmd_report(a):
            "|---|---|---|---|---|---|---|---|---|"]
     differ, faults, rejects, never_launched, never_checked, orig_bad, crashes = [], [], [], [], [], [], []
     rounding = []  # launches the same within TFUSE_CHECK_ULP (the GPU stage's --ulp) but not bit for bit
+    nondet = []  # launches whose original wrote something else when run again (the GPU stage's --twice)
     for pn in progs:
         orig = res.get((pn, "original"))
         ov = orig.get("verdict") if orig and orig.get("status") == "ran" else (orig or {}).get("status", "not run")
@@ -799,7 +800,10 @@ def cmd_report(a):
                         never_launched.append((pn, tag, k, v))
                     continue
                 rd = lk.get("rounding", 0)
-                n = lk["identical"] + lk["differs"] + lk["not-checked"] + lk["fault"] + rd
+                nd = lk.get("nondeterministic", 0)
+                n = lk["identical"] + lk["differs"] + lk["not-checked"] + lk["fault"] + rd + nd
+                if nd:
+                    nondet.append((pn, tag, k, nd, n))
                 L += n
                 C += lk["identical"] + lk["differs"] + rd
                 if rd:
@@ -823,6 +827,10 @@ def cmd_report(a):
         lists += ["", "### Kernels the same only within the ULP tolerance (%d; counted as checked, not as differing)"
                   % len(rounding), ""]
         lists += ["- %s %s `%s`: %d of %d launches, at most %d ULP apart" % x for x in rounding]
+    if nondet:
+        lists += ["", "### Kernels whose original is nondeterministic (%d; those launches not compared)" % len(nondet),
+                  ""]
+        lists += ["- %s %s `%s`: %d of %d launches" % x for x in nondet]
     lists += ["", "### CUDA faults during a checked launch (%d kernels)" % len(faults), ""]
     lists += ["- %s %s `%s`: %s" % (pn, t, k, "; ".join(x or "" for x in f)) for pn, t, k, f in faults] or ["none"]
     lists += ["", "### Variant runs that crashed or timed out where the original passed (%d)" % len(crashes), ""]

@@ -139,6 +139,9 @@ def main():
     ap.add_argument("-j", type=int, default=16, help="builds at a time")
     ap.add_argument("--run-j", type=int, default=4, help="runs at a time on each GPU")
     ap.add_argument("--gpus", type=int, default=0, help="GPUs to spread the runs over (default: all the machine has)")
+    ap.add_argument("--twice", action="store_true",
+                    help="TFUSE_CHECK_TWICE=1 for the variants: a launch whose original writes something else when "
+                         "run again is counted 'nondeterministic', not compared")
     ap.add_argument("--ulp", type=int, default=0,
                     help="TFUSE_CHECK_ULP for the variants: floats this many units in the last place apart count as "
                          "'rounding', not 'differs' (default 0: bit for bit)")
@@ -242,6 +245,8 @@ def main():
                 env.update({"TFUSE_CHECK": "1", "TFUSE_CHECK_LOG": log})
                 if a.ulp:
                     env["TFUSE_CHECK_ULP"] = str(a.ulp)
+                if a.twice:
+                    env["TFUSE_CHECK_TWICE"] = "1"
             rc, so, se, dt = run_proc([exe] + args, cwd, min(p.get("timeout", 120), left), env)
             if rc is None and left < p.get("timeout", 120):
                 return None  # cut by the deadline: not finished
@@ -260,8 +265,9 @@ def main():
             if b != "original":
                 for k, v in read_log(log).items():
                     t = launches.setdefault(k, {"identical": 0, "differs": 0, "not-checked": 0, "fault": 0,
-                                                "rounding": 0, "sites": [], "reasons": [], "faults": []})
-                    for key in ("identical", "differs", "not-checked", "fault", "rounding"):
+                                                "rounding": 0, "nondeterministic": 0, "sites": [], "reasons": [],
+                                                "faults": []})
+                    for key in ("identical", "differs", "not-checked", "fault", "rounding", "nondeterministic"):
                         t[key] += v.get(key, 0)
                     for key in ("sites", "reasons", "faults"):
                         t[key] += [x for x in v[key] if x not in t[key]]

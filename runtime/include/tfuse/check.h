@@ -90,6 +90,12 @@ void tfuse_check_original_done(tfuse_check_launch *c);
 void tfuse_check_coarsened_done(tfuse_check_launch *c);
 /* Frees a launch whose coarsened_done was never called. */
 void tfuse_check_abandon(tfuse_check_launch *c);
+/* TFUSE_CHECK_TWICE: whether the original runs a second time, from the
+ * same state, before the coarsened kernel; then again_done tells whether it
+ * wrote the same (a launch whose original does not is counted apart as
+ * nondeterministic, not compared). */
+int tfuse_check_again(tfuse_check_launch *c);
+void tfuse_check_again_done(tfuse_check_launch *c);
 /* A launch of a coarsened kernel whose shape the coarsened kernel cannot
  * serve, so only the original runs (the prelude's Fallback): counted as
  * not checked, category TFUSE_CHECK_ORIGINAL. */
@@ -170,6 +176,9 @@ public:
   void blind(int category, const char *detail) { tfuse_check_blind(c_, category, detail); }
 
   void original_done() { tfuse_check_original_done(c_); }
+  /* TFUSE_CHECK_TWICE: the original's second run, between these two. */
+  bool again() { return tfuse_check_again(c_) != 0; }
+  void again_done() { tfuse_check_again_done(c_); }
   void coarsened_done() {
     tfuse_check_coarsened_done(c_);
     c_ = 0;

@@ -21,10 +21,11 @@
 // CHECK-NEXT:     const size_t __tf_smem = (0);
 // CHECK-NEXT:     const cudaStream_t __tf_stream = (s);
 // CHECK-NEXT:     auto __tf_a3 = (next());
-// CHECK-NEXT:     ::tfuse_rt::Check __tf_check("k", "{{.*}}.in.cu:[[# @LINE + 22]]", __tf_stream);
+// CHECK-NEXT:     ::tfuse_rt::Check __tf_check("k", "{{.*}}.in.cu:[[# @LINE + 23]]", __tf_stream);
 // CHECK-NEXT:     __tf_check.track(out, "out");
 // CHECK-NEXT:     k__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(out, in, n, __tf_a3);
 // CHECK-NEXT:     __tf_check.original_done();
+// CHECK-NEXT:     if (__tf_check.again()) { k__tf_orig<<<__tf_grid, __tf_block, __tf_smem, __tf_stream>>>(out, in, n, __tf_a3); __tf_check.again_done(); }
 // CHECK-NEXT:     k<<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), out, in, n, __tf_a3);
 // CHECK-NEXT:     __tf_check.coarsened_done();
 // CHECK-NEXT:   } else {

@@ -14,6 +14,7 @@
 // CHECK:      __tf_check.track(out, "out");
 // CHECK-NEXT: k__tf_orig<float><<<__tf_grid, __tf_block>>>(out, n);
 // CHECK-NEXT: __tf_check.original_done();
+// CHECK-NEXT: if (__tf_check.again()) { k__tf_orig<float><<<__tf_grid, __tf_block>>>({{.*}}); __tf_check.again_done(); }
 // CHECK-NEXT: k<float><<<__tf_grid, ::tfuse_rt::coarsen_block(__tf_block, 0, 2u, "k", "{{.*}}")>>>(out, n);
 
 #pragma tfuse coarsen

@@ -35,6 +35,7 @@
 // CHK:      __global__ void scale__tf_orig(float *rows, float *cols, float *m, int w) {
 // CHK:      scale__tf_orig<<<__tf_grid, __tf_block>>>(r, c, mm, w);
 // CHK-NEXT: __tf_check.original_done();
+// CHK-NEXT: if (__tf_check.again()) { scale__tf_orig<<<__tf_grid, __tf_block>>>(r, c, mm, w); __tf_check.again_done(); }
 // CHK-NEXT: scale<<<::tfuse_rt::coarsen_grid(::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 1, 2u), __tf_block>>>(::tfuse_rt::grid_extent(__tf_grid, 0), ::tfuse_rt::grid_extent(__tf_grid, 1), r, c, mm, w);
 
 #pragma tfuse coarsen

@@ -34,5 +34,10 @@ void tfuse_check_coarsened_done(tfuse_check_launch *c) {
   std::printf("coarsened_done %s\n", c->kernel);
 }
 void tfuse_check_abandon(tfuse_check_launch *c) { std::printf("abandon %s\n", c->kernel); }
+int tfuse_check_again(tfuse_check_launch *c) {
+  std::printf("again %s\n", c->kernel);
+  return 0;
+}
+void tfuse_check_again_done(tfuse_check_launch *c) { std::printf("again_done %s\n", c->kernel); }
 
 } /* extern "C" */
