@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace tfuse_rt {
 
@@ -29,8 +30,23 @@ template <class T, unsigned long N> struct plain<const T[N]> { typedef const T *
  * Named with tfuse's reserved prefix: TFUSE_GUARD expands it in the
  * program's text, where a macro of the program's (HeCBench md's
  * `#define zero make_float4(...)`) would replace a plain name. */
-template <class T> __host__ __device__ inline typename plain<T>::type __tf_zero() {
-  return typename plain<T>::type();
+template <class T, class = void> struct zero_of {
+  typedef typename plain<T>::type type;
+};
+template <class...> struct always_void {
+  typedef void type;
+};
+/* A proxy reference that has no value of its own (thrust's
+ * device_reference<T>, a value_type and no default constructor): the zero
+ * is its value type's, to which the guarded expression converts. */
+template <class T>
+struct zero_of<T, typename always_void<typename plain<T>::type::value_type,
+                                       typename std::enable_if<!std::is_default_constructible<
+                                           typename plain<T>::type>::value>::type>::type> {
+  typedef typename plain<T>::type::value_type type;
+};
+template <class T> __host__ __device__ inline typename zero_of<T>::type __tf_zero() {
+  return typename zero_of<T>::type();
 }
 
 inline unsigned int &component(dim3 &v, int d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
