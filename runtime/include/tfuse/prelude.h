@@ -221,8 +221,10 @@ template <class F> inline bool kernel_attributes(F *kernel, cudaFuncAttributes &
       fa = known[i];
       return true;
     }
-  if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess)
+  if (cudaFuncGetAttributes(&fa, kernel) != cudaSuccess) {
+    (void)cudaGetLastError(); /* the program's own error checks must not see the query's */
     return false;
+  }
   if (n < 32) {
     asked[n] = (const void *)kernel;
     known[n++] = fa;
@@ -336,7 +338,7 @@ template <class F> inline void dyn_shared_check(F *kernel, size_t bytes) {
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
   cudaFuncAttributes fa;
-  size_t fixed = cudaFuncGetAttributes(&fa, kernel) == cudaSuccess ? fa.sharedSizeBytes : 0;
+  size_t fixed = kernel_attributes(kernel, fa) ? fa.sharedSizeBytes : 0;
   if (optin > 0 && bytes + fixed > (size_t)optin) {
     std::fprintf(stderr,
                  "tfuse: error: a launch of a coarsened kernel needs %zu bytes of shared memory per block (its "
@@ -392,7 +394,7 @@ template <class F> inline int dyn_shared_clamp(F *kernel, size_t bytes) {
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || optin <= 0)
     return (int)bytes;
   cudaFuncAttributes fa;
-  size_t fixed = cudaFuncGetAttributes(&fa, kernel) == cudaSuccess ? fa.sharedSizeBytes : 0;
+  size_t fixed = kernel_attributes(kernel, fa) ? fa.sharedSizeBytes : 0;
   size_t most = (size_t)optin > fixed ? (size_t)optin - fixed : 0;
   return (int)(bytes < most ? bytes : most);
 }
