@@ -704,6 +704,7 @@ static void reach_calls(Unit *u, Reach *r, unsigned at, Buf *track) {
 
 static char *kernel_address(const Unit *u, const Kernel *k, const Node *call, const char *callee);
 static bool threads_may_not_fit(const Unit *u, Node *call, Kernel *k, const char *block, const char *addr);
+static bool block_text_pure(const char *text);
 static char *thread_serve_condition(Node *call, const Kernel *k, const char *block);
 static void fallback_record(Buf *b, const Kernel *k, const char *site);
 
@@ -796,7 +797,10 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   } else {
     buf_printf(&b, "%s  ", ind);
   }
-  buf_printf(&b, "if (::tfuse_rt::check_on()) {\n");
+  /* The stream, where the launch names one whose text may be evaluated
+   * twice, for the capture test (check_on(stream)). */
+  const char *on = np > 3 && block_text_pure(stream) ? arena_printf("(%s)", stream) : np > 3 ? "" : "0";
+  buf_printf(&b, "if (::tfuse_rt::check_on(%s)) {\n", on);
   if (np > 2)
     buf_printf(&b, "%s    const size_t __tf_smem = (%s);\n", ind, smem);
   if (np > 3)

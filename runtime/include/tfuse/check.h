@@ -109,6 +109,21 @@ inline bool check_on() {
   return tfuse_check_enabled != 0 && tfuse_check_enabled_slow() != 0;
 }
 
+/* ... for a launch on `stream`: not while the stream is being captured
+ * into a graph (a checked launch synchronises and copies, which capture
+ * forbids, and both kernels would be captured): such a launch runs the
+ * coarsened kernel alone, unchecked. */
+inline bool check_on(cudaStream_t stream) {
+  if (!check_on())
+    return false;
+  cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &st) != cudaSuccess) {
+    (void)cudaGetLastError(); /* the legacy stream while another captures: capturing too */
+    return false;
+  }
+  return st == cudaStreamCaptureStatusNone;
+}
+
 /* Kind and size of the element a tracked T * points to; void * is bytes. */
 template <class T> struct check_elem {
   enum { kind = TFUSE_CHECK_BYTES, size = sizeof(T) };

@@ -5,7 +5,9 @@
 // block are evaluated once; an argument with a side effect (next()) goes
 // into a local so both launches see one value; shared memory size and
 // stream are kept.  Only pointers to non-const are tracked.  With checking
-// off the else branch is the usual coarsened launch.
+// off, or while the launch's stream is captured into a graph
+// (check_on(stream)), the else branch is the usual coarsened launch.  With
+// TFUSE_CHECK_TWICE the original runs a second time (again()).
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -check -factor 4 %t.in.cu -o %t.cu
@@ -17,7 +19,7 @@
 // CHECK-NEXT: __global__ void k(unsigned int __tf_grid_x, float *out, const float *in, int n, int seed);
 // CHECK:      int next();
 // CHECK:      { const dim3 __tf_grid = (g); const dim3 __tf_block = (dim3(128));
-// CHECK-NEXT:   if (::tfuse_rt::check_on()) {
+// CHECK-NEXT:   if (::tfuse_rt::check_on((s))) {
 // CHECK-NEXT:     const size_t __tf_smem = (0);
 // CHECK-NEXT:     const cudaStream_t __tf_stream = (s);
 // CHECK-NEXT:     auto __tf_a3 = (next());

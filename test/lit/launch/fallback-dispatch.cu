@@ -104,7 +104,7 @@ void take(void (**f)(float *, int)) { *f = k; }
 // CHECKED-NEXT:   if (!(::tfuse_rt::serves_block(__tf_block, 0, 2u, false, __tf_fb))) {
 // CHECKED-NEXT:     if (::tfuse_rt::check_on()) tfuse_check_ran_original("k", "{{.*}}");
 // CHECKED-NEXT:     k__tf_orig<<<__tf_grid, __tf_block>>>(o, n);
-// CHECKED-NEXT:   } else if (::tfuse_rt::check_on()) {
+// CHECKED-NEXT:   } else if (::tfuse_rt::check_on(0)) {
 // CHECKED-NEXT:     ::tfuse_rt::Check __tf_check("k", "{{.*}}", 0);
 // CHECKED: k<<<__tf_grid, ::tfuse_rt::coarsen_block(__tf_block, 0, 2u, "k", "{{.*}}")>>>(o, n);
 // CHECKED-NEXT:     __tf_check.coarsened_done();
@@ -113,4 +113,4 @@ void take(void (**f)(float *, int)) { *f = k; }
 // CHECKED-NEXT:   }
 // CHECKED-NEXT: }
 // CHECKED: { const dim3 __tf_grid = (4); const dim3 __tf_block = (128);
-// CHECKED-NEXT:   if (::tfuse_rt::check_on()) {
+// CHECKED-NEXT:   if (::tfuse_rt::check_on(0)) {
