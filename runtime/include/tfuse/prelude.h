@@ -213,11 +213,15 @@ inline bool serves_block(dim3 block, int d, unsigned int k, bool warps, Fallback
  * kernel for the first 32 kernels (later ones ask each time); false where
  * the runtime does not answer (the launch then reports why). */
 template <class F> inline bool kernel_attributes(F *kernel, cudaFuncAttributes &fa) {
+  /* Launches may come from several host threads: a slot is claimed with
+   * an atomic count, its attributes written before its kernel is
+   * published, so a reader that finds the kernel finds its attributes. */
   static const void *asked[32];
   static cudaFuncAttributes known[32];
   static int n;
-  for (int i = 0; i < n; i++)
-    if (asked[i] == (const void *)kernel) {
+  int have = __atomic_load_n(&n, __ATOMIC_ACQUIRE);
+  for (int i = 0; i < have && i < 32; i++)
+    if (__atomic_load_n(&asked[i], __ATOMIC_ACQUIRE) == (const void *)kernel) {
       fa = known[i];
       return true;
     }
@@ -225,9 +229,10 @@ template <class F> inline bool kernel_attributes(F *kernel, cudaFuncAttributes &
     (void)cudaGetLastError(); /* the program's own error checks must not see the query's */
     return false;
   }
-  if (n < 32) {
-    asked[n] = (const void *)kernel;
-    known[n++] = fa;
+  int slot = have < 32 ? __atomic_fetch_add(&n, 1, __ATOMIC_ACQ_REL) : 32; /* past 32 kernels: asked each time */
+  if (slot < 32) {
+    known[slot] = fa;
+    __atomic_store_n(&asked[slot], (const void *)kernel, __ATOMIC_RELEASE);
   }
   return true;
 }
