@@ -1423,15 +1423,17 @@ static bool rewrite_one(Unit *u, Node *call, Kernel *k, bool check, EditList *el
 }
 
 /* A use of a kernel's name whose value is stored into a variable or
- * compared with one, through `&`, parentheses and the arms of `?:`:
- * `p = &k;`, `void (*p)(float *) = c ? k : j;`, `p == &k`.  Only a
- * function pointer can hold it there (C++ converts a function to no other
- * pointer implicitly); a cast, or an argument (cudaFuncSetAttribute,
- * cudaLaunchKernel), is none of these. */
+ * compared with one, through `&`, parentheses, casts and the arms of `?:`:
+ * `p = &k;`, `void (*p)(float *) = c ? k : j;`, `p == &k`, a graph node's
+ * `params.func = (void *)k`.  The stored value becomes the kept original's
+ * address, so whatever launches through it (a graph's kernel node, a
+ * cudaLaunchKernel of the pointer) runs the original on the configuration
+ * it is given: correct by construction.  An argument (cudaFuncSetAttribute,
+ * cudaLaunchKernel: kernel_apis) is none of these. */
 static bool is_address_use(const Node *n) {
   const Node *c = n, *p = n->parent;
-  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || (p->kind == N_UNOP && p->op == OP_ADDR) ||
-               (p->kind == N_COND && p->nkid == 3 && c != p->kid[0]))) {
+  while (p && (p->kind == N_UNEXPOSED || p->kind == N_PAREN || p->kind == N_CAST ||
+               (p->kind == N_UNOP && p->op == OP_ADDR) || (p->kind == N_COND && p->nkid == 3 && c != p->kid[0]))) {
     c = p;
     p = p->parent;
   }
