@@ -7,7 +7,7 @@
 // stream are kept.  Only pointers to non-const are tracked.  With checking
 // off, or while the launch's stream is captured into a graph
 // (check_on(stream)), the else branch is the usual coarsened launch.  With
-// TFUSE_CHECK_TWICE the original runs a second time (again()).
+// the twice mode of docs/check.md the original runs again (again()).
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -check -factor 4 %t.in.cu -o %t.cu

@@ -82,7 +82,7 @@ static void launch(const char *kernel, const char *site, T *p, const char *arg, 
     c.track(p, arg);
     orig();
     c.original_done();
-    if (c.again()) { /* TFUSE_CHECK_TWICE, as tfuse -check emits it */
+    if (c.again()) { /* the twice mode (docs/check.md), as tfuse -check emits it */
       orig();
       c.again_done();
     }
