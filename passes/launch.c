@@ -103,6 +103,15 @@ static char *span_text(const Source *src, Span s) {
   return arena_strndup(src->text + s.b, s.e - s.b);
 }
 
+/* The `(` opening a launch's arguments, after its `>>>` at ce (or the
+ * call's end where there is none). */
+static unsigned args_open(const Source *src, const Node *call, unsigned ce) {
+  unsigned lp = ce + 3;
+  while (lp < call->end && src->text[lp] != '(')
+    lp++;
+  return lp;
+}
+
 static bool in_statement_position(const Node *call) {
   const Node *p = call->parent;
   while (p && p->kind == N_UNEXPOSED)
@@ -1182,9 +1191,7 @@ static void add_block_launch(Unit *u, Node *call, Kernel *k, Span *parts, int np
                              const char *before_launch, const char *callee_as, const char *fallback, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
-  unsigned lp = ce + 3;
-  while (lp < call->end && t[lp] != '(')
-    lp++;
+  unsigned lp = args_open(src, call, ce);
   unsigned rp = text_match(src, lp, call->end) - 1;
   bool no_args = source_skip_space(src, lp + 1) >= rp;
   buf_printf(b, "const dim3 __tf_grid = (%s); ", span_text(src, parts[0]));
@@ -1264,9 +1271,7 @@ static void add_thread_dispatch(Unit *u, Node *call, Kernel *k, Span *parts, int
                                 const char *callee, const char *fallback, const char *before, Buf *b) {
   const Source *src = u->src;
   const char *t = src->text;
-  unsigned lp = ce + 3;
-  while (lp < call->end && t[lp] != '(')
-    lp++;
+  unsigned lp = args_open(src, call, ce);
   char *site = launch_site(src, call->begin);
   char *ind = source_indent(src, call->begin);
   Buf rest = {0};
@@ -1343,9 +1348,7 @@ static int launch_parts(Unit *u, Node *call, Kernel *k, unsigned *cbp, unsigned 
 /* The arguments' text of a launch whose `>>>` is at ce; their number. */
 static int launch_arg_texts(Unit *u, Node *call, unsigned ce, Span *out, int max) {
   const Source *src = u->src;
-  unsigned lp = ce + 3;
-  while (lp < call->end && src->text[lp] != '(')
-    lp++;
+  unsigned lp = args_open(src, call, ce);
   if (lp >= call->end || source_skip_space(src, lp + 1) >= call->end - 1)
     return 0;
   return split_config(src, lp + 1, call->end - 1, call->nkid > 2 ? call->kid + 2 : NULL,
@@ -2220,9 +2223,7 @@ static bool pointer_dispatch(Unit *u, Node *call, Vec *targets, EditList *el) {
   unsigned end = np ? launch_statement_end(u, call, k0) : 0;
   if (!end)
     return false;
-  unsigned lp = ce + 3;
-  while (lp < call->end && t[lp] != '(')
-    lp++;
+  unsigned lp = args_open(src, call, ce);
   char *site = launch_site(src, call->begin);
   const char *ind = source_indent(src, call->begin);
 
