@@ -1662,10 +1662,14 @@ static void extent_locals(const Kernel *k, Buf *b, Buf *names) {
   }
 }
 
+static char *arg_renamed(const Unit *u, const ApiCall *c, const Kernel *k, unsigned at, const char *to);
+
 /* The share of a kernel whose dynamic shared memory is divided, from
- * `bytes`, and the opt-in above 48 KB (as add_block_launch). */
+ * `bytes` (NULL: __tf_dsmem is declared already), and the opt-in above
+ * 48 KB (as add_block_launch). */
 static void dyn_share_locals(const Kernel *k, const char *bytes, const char *kernel, Buf *b) {
-  buf_printf(b, "unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", bytes);
+  if (bytes) /* else declared already */
+    buf_printf(b, "unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(%s); ", bytes);
   buf_printf(b, "::tfuse_rt::dyn_shared_opt_in(%s, %du * (size_t)__tf_dsmem); ", kernel, k->p.factor);
 }
 
@@ -1676,8 +1680,34 @@ static void replace_call(EditList *el, const ApiCall *c, const char *body) {
   edit_replace(el, c->b, c->e - c->b, arena_printf("[&]() -> cudaError_t { %s}()", body));
 }
 
-/* Block mode: cudaLaunchKernel / cudaLaunchCooperativeKernel. */
-static bool launch_api_block(Unit *u, const ApiCall *c, Kernel *k, unsigned at, EditList *el) {
+/* Block mode, an API launch: the condition under which the merged block
+ * fits the device (its registers, K dynamic shares of `dsmem`), for
+ * `kernel`, an expression of the coarsened kernel's address; NULL where
+ * nothing needs checking. */
+static char *api_block_serve_condition(const Unit *u, const Kernel *k, const char *kernel, const char *block) {
+  Buf b = {0};
+  if (!has_launch_bounds(u->src, k))
+    buf_printf(&b, "::tfuse_rt::serves_threads(%s, %s, __tf_fb)", kernel, block);
+  if (k->dyn_shared)
+    buf_printf(&b, "%s::tfuse_rt::serves_shared(%s, %du * (size_t)__tf_dsmem, __tf_fb)", b.len ? " && " : "", kernel,
+               k->p.factor);
+  char *t = b.len ? arena_strdup(b.data) : NULL;
+  buf_free(&b);
+  return t;
+}
+
+/* Block mode: cudaLaunchKernel / cudaLaunchCooperativeKernel, through a
+ * new argument array with the original extents (and the share) first.
+ * Where the original can be named at the call, the launch runs it, as
+ * written, when the merged block does not fit the device:
+ *   [&]() -> cudaError_t { static Fallback __tf_fb = {...}; const dim3 __tf_grid = (g);
+ *     const dim3 __tf_block = (b); void **__tf_args = (a); const void *__tf_f = (f);
+ *     [const size_t __tf_smem = (S); unsigned int __tf_dsmem = dyn_share(__tf_smem);]
+ *     if (!(serves_threads(__tf_f, __tf_block, __tf_fb) [&& serves_shared(...)]))
+ *       return cudaLaunchKernel(ORIGINAL, __tf_grid, __tf_block, __tf_args, S, st);
+ *     ... return cudaLaunchKernel(__tf_f, coarsen_grid(...), __tf_block, __tf_argv, K * __tf_dsmem, st); }()
+ * Without the original, the prelude's checks stop the program instead. */
+static bool launch_api_block(Unit *u, const ApiCall *c, Kernel *k, unsigned at, const char *site, EditList *el) {
   Node *params[64];
   int npar = kernel_params(k, params, 64);
   /* A parameter pack (`T... rest`) has as many arguments as an instantiation. */
@@ -1689,12 +1719,33 @@ static bool launch_api_block(Unit *u, const ApiCall *c, Kernel *k, unsigned at, 
                  "%s; tfuse refuses to coarsen the kernel", k->sym->name, c->api->name);
     return false;
   }
+  char *orig = arg_renamed(u, c, k, at, original_name(k));
+  char *cond = orig ? api_block_serve_condition(u, k, "__tf_f", "__tf_block") : NULL;
   Buf b = {0}, ext = {0};
-  buf_printf(&b, "const dim3 __tf_grid = (%s); void **__tf_args = (%s); const void *__tf_f = (const void *)(%s); ",
-             arg_text(u, c, 1, ""), arg_text(u, c, 3, ""), arg_text(u, c, 0, ""));
+  if (cond)
+    fallback_record(&b, k, site);
+  buf_printf(&b, "const dim3 __tf_grid = (%s); ", arg_text(u, c, 1, ""));
+  const char *block = arg_text(u, c, 2, "");
+  if (cond) {
+    buf_printf(&b, "const dim3 __tf_block = (%s); ", block);
+    block = "__tf_block";
+  }
+  buf_printf(&b, "void **__tf_args = (%s); const void *__tf_f = (const void *)(%s); ", arg_text(u, c, 3, ""),
+             arg_text(u, c, 0, ""));
+  if (cond) {
+    const char *smem = arg_text(u, c, 4, "0");
+    if (k->dyn_shared) {
+      buf_printf(&b, "const size_t __tf_smem = (%s); unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(__tf_smem); ",
+                 smem);
+      smem = "__tf_smem";
+    }
+    buf_printf(&b, "if (!(%s)) return %s((const void *)(%s), __tf_grid, __tf_block, __tf_args, %s, %s); ", cond,
+               c->api->name, orig, smem, arg_text(u, c, 5, "0"));
+    k->dispatches++;
+  }
   extent_locals(k, &b, &ext);
   if (k->dyn_shared)
-    dyn_share_locals(k, arg_text(u, c, 4, "0"), "__tf_f", &b);
+    dyn_share_locals(k, cond ? NULL : arg_text(u, c, 4, "0"), "__tf_f", &b);
   int dims[3], f[3], n = launch_dims(k, dims, f), extra = n + (k->dyn_shared ? 1 : 0);
   buf_printf(&b, "void *__tf_argv[%d]; ", npar + extra);
   for (int i = 0; i < n; i++)
@@ -1705,21 +1756,34 @@ static bool launch_api_block(Unit *u, const ApiCall *c, Kernel *k, unsigned at, 
     buf_printf(&b, "__tf_argv[%d] = __tf_args[%d]; ", extra + i, i);
   char *smem = k->dyn_shared ? arena_printf("%du * (size_t)__tf_dsmem", k->p.factor) : arg_text(u, c, 4, "0");
   buf_printf(&b, "return %s(__tf_f, %s, %s, __tf_argv, %s, %s); ", c->api->name, coarsened_grid(k, "__tf_grid"),
-             arg_text(u, c, 2, ""), smem, arg_text(u, c, 5, "0"));
+             block, smem, arg_text(u, c, 5, "0"));
   replace_call(el, c, b.data);
   buf_free(&b);
   buf_free(&ext);
   return true;
 }
 
-/* cudaLaunchKernelEx(&cfg, k, args...): a copy of the configuration. */
-static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, EditList *el) {
+/* cudaLaunchKernelEx(&cfg, k, args...): a copy of the configuration.  In
+ * block mode, where the original can be named at the call, the launch
+ * runs it with the configuration as written when the merged block does
+ * not fit the device (as launch_api_block). */
+static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, unsigned at, const char *site, EditList *el) {
   Buf b = {0}, ext = {0};
   char *kernel = arg_text(u, c, 1, "");
+  char *orig = k->p.mode == MODE_BLOCK ? arg_renamed(u, c, k, at, original_name(k)) : NULL;
+  char *cond = orig ? api_block_serve_condition(u, k, kernel, "__tf_cfg.blockDim") : NULL;
+  if (cond)
+    fallback_record(&b, k, site);
   buf_printf(&b, "cudaLaunchConfig_t __tf_cfg = *(%s); ", arg_text(u, c, 0, ""));
   if (k->p.mode == MODE_THREAD) {
     buf_printf(&b, "__tf_cfg.blockDim = %s; ", coarsened_block(k, "__tf_cfg.blockDim", site));
   } else {
+    if (cond) {
+      if (k->dyn_shared)
+        buf_puts(&b, "unsigned int __tf_dsmem = ::tfuse_rt::dyn_share(__tf_cfg.dynamicSmemBytes); ");
+      buf_printf(&b, "if (!(%s)) return cudaLaunchKernelEx(&__tf_cfg, %s%s); ", cond, orig, args_from(u, c, 2));
+      k->dispatches++;
+    }
     buf_printf(&b, "const dim3 __tf_grid = __tf_cfg.gridDim; __tf_cfg.gridDim = %s; ", coarsened_grid(k, "__tf_grid"));
     int dims[3], f[3], n = launch_dims(k, dims, f);
     buf_puts(&b, "::tfuse_rt::LaunchAttrs __tf_attrs; ");
@@ -1728,7 +1792,7 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
                  k->sym->name, site);
     extent_locals(k, &b, &ext);
     if (k->dyn_shared) {
-      dyn_share_locals(k, "__tf_cfg.dynamicSmemBytes", kernel, &b);
+      dyn_share_locals(k, cond ? NULL : "__tf_cfg.dynamicSmemBytes", kernel, &b);
       buf_printf(&b, "__tf_cfg.dynamicSmemBytes = %du * (size_t)__tf_dsmem; ", k->p.factor);
       buf_puts(&ext, ", __tf_dsmem");
     }
@@ -1750,8 +1814,6 @@ static void launch_ex(Unit *u, const ApiCall *c, Kernel *k, const char *site, Ed
  * (cudaLaunchKernelEx: a copy of the configuration, its blockDim tested
  * and, for the coarsened kernel, rescaled).  False where the original
  * cannot be named at the call: the caller rescales the block alone. */
-static char *arg_renamed(const Unit *u, const ApiCall *c, const Kernel *k, unsigned at, const char *to);
-
 /* Whether text spells block extents with integer literals (`256`,
  * `dim3(32, 8)`) that K divides along each coarsened dimension (in whole
  * warps where the kernel needs them): such a launch needs no dispatch. */
@@ -2034,9 +2096,9 @@ static bool rewrite_api_use(Unit *u, const ApiCall *c, Kernel *k, unsigned at, b
     if (!block && api_thread_dispatch(u, c, k, at, site, el))
       return true;
     if (c->api->kind == API_LAUNCH_EX)
-      launch_ex(u, c, k, site, el);
+      launch_ex(u, c, k, at, site, el);
     else if (block)
-      return launch_api_block(u, c, k, at, el);
+      return launch_api_block(u, c, k, at, site, el);
     else
       replace_span(el, c->args[2], coarsened_block(k, arg_text(u, c, 2, ""), site));
     return true;

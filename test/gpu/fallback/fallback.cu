@@ -120,6 +120,38 @@ int main(int argc, char **argv) {
       want[i] = j < n ? a[j] : 0.0f;
     }
     expect("reverse", b, o, want, 0.0f);
+
+    /* The same two kernels through the runtime's launch functions. */
+    int nn = n;
+    void *args[] = {&dout, &da, &nn};
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((n + b - 1) / b);
+    cfg.blockDim = dim3(b);
+    for (int api = 0; api < 2; api++) {
+      cudaMemset(dout, 0, n * sizeof(float));
+      if (api == 0)
+        cudaLaunchKernel((const void *)heavy, dim3((n + b - 1) / b), dim3(b), args, 0, 0);
+      else
+        cudaLaunchKernelEx(&cfg, heavy, dout, (const float *)da, n);
+      cudaMemcpy(o.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; i++)
+        want[i] = heavy_value(a[i]);
+      expect(api == 0 ? "heavy (cudaLaunchKernel)" : "heavy (cudaLaunchKernelEx)", b, o, want, 1e-4f);
+    }
+    cfg.dynamicSmemBytes = smem;
+    for (int api = 0; api < 2; api++) {
+      cudaMemset(dout, 0, n * sizeof(float));
+      if (api == 0)
+        cudaLaunchKernel((const void *)reverse, dim3((n + b - 1) / b), dim3(b), args, smem, 0);
+      else
+        cudaLaunchKernelEx(&cfg, reverse, dout, (const float *)da, n);
+      cudaMemcpy(o.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; i++) {
+        int base = i / b * b, t = i - base, j = base + b - 1 - t;
+        want[i] = j < n ? a[j] : 0.0f;
+      }
+      expect(api == 0 ? "reverse (cudaLaunchKernel)" : "reverse (cudaLaunchKernelEx)", b, o, want, 0.0f);
+    }
   }
   for (int b : {64, 96, 256}) {
     cudaMemset(dout, 0, n * sizeof(float));

@@ -17,7 +17,7 @@
 // RUN: not %tfuse -factor 2 %t.spec.cu -o %t.out 2>&1 | FileCheck %s --check-prefix=SPEC
 
 // BLOCK-LABEL: void run(T *p, int n) {
-// BLOCK:      [&]() -> cudaError_t { const dim3 __tf_grid = (n / 256); void **__tf_args = (args); const void *__tf_f = (const void *)((void *)k<T>); {{.*}} return cudaLaunchKernel(__tf_f, ::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 256, __tf_argv, 0, 0); }();
+// BLOCK:      [&]() -> cudaError_t { static ::tfuse_rt::Fallback __tf_fb("k", "{{.*}}"); const dim3 __tf_grid = (n / 256); const dim3 __tf_block = (256); void **__tf_args = (args); const void *__tf_f = (const void *)((void *)k<T>); if (!(::tfuse_rt::serves_threads(__tf_f, __tf_block, __tf_fb))) return cudaLaunchKernel((const void *)((void *)k__tf_orig<T>), __tf_grid, __tf_block, __tf_args, 0, 0); {{.*}} return cudaLaunchKernel(__tf_f, ::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), __tf_block, __tf_argv, 0, 0); }();
 // BLOCK:      return cudaLaunchKernelEx(&__tf_cfg, k<T>, __tf_ext0, p, n); }();
 // BLOCK-NEXT: int nb;
 // BLOCK-NEXT: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<T>, 256, 0);

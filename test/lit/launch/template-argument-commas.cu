@@ -31,7 +31,7 @@
 // BLOCK:      cudaFuncGetAttributes(&fa, k__tf_orig<float, 3>);
 // BLOCK:      cudaFuncGetAttributes(&fa, k__tf_orig<Id<Id<float>::type>::type, (3 > 2) ? 1 : 2>);
 // BLOCK:      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k__tf_orig<float, 3>, pick<64, 32>(), 0);
-// BLOCK:      const dim3 __tf_grid = (grid_of<0, 1>(n, 64)); void **__tf_args = (args); const void *__tf_f = (const void *)((void *)k<float, 3>);
+// BLOCK:      const dim3 __tf_grid = (grid_of<0, 1>(n, 64)); const dim3 __tf_block = (64); void **__tf_args = (args); const void *__tf_f = (const void *)((void *)k<float, 3>); if (!(::tfuse_rt::serves_threads(__tf_f, __tf_block, __tf_fb))) return cudaLaunchKernel((const void *)((void *)k__tf_orig<float, 3>), __tf_grid, __tf_block, __tf_args, 0, 0);
 // BLOCK:      { const dim3 __tf_grid = (grid_of<0, 1>(n, 64)); k<float, 3><<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), pick<64, 32>()>>>(::tfuse_rt::grid_extent(__tf_grid, 0), static_cast<Id<float>::type *>(d), Box<int, 2>{{[{][{]}}n, 0}}.v[0]); }
 // BLOCK:      { const dim3 __tf_grid = (dim3(grid_of<0, 1>(n, 64), 1)); k<Id<Id<float>::type>::type, 2><<<::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 64 >> 0>>>(::tfuse_rt::grid_extent(__tf_grid, 0), d, pick<1, 2>() > 0 ? n : 0); }
 
