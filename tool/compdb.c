@@ -92,11 +92,19 @@ bool compdb_load(const char *dir, Vec *entries) {
     if (first < nargs)
       flags_normalize(e->cc, argv + first + 1, (int)(nargs - first - 1), cdir, &e->flags);
     if (seen) {
-      /* A file compiled twice (two targets, two configurations): parsed
-       * with one command, its rewrite could be wrong for the other. */
-      const char *d = seen->conflict ? NULL : flags_parse_difference(&seen->flags, &e->flags);
-      if (d)
-        seen->conflict = d;
+      /* A file compiled twice (two targets, two configurations) with flags
+       * the parser reads differently: each distinct set is kept, and the
+       * file is rewritten only where every set gives the same text
+       * (tool/schedule.c). */
+      const char *d = flags_parse_difference(&seen->flags, &e->flags);
+      for (int a = 0; d && a < seen->alts.len; a++)
+        if (!flags_parse_difference(&((CompdbEntry *)seen->alts.items[a])->flags, &e->flags))
+          d = NULL;
+      if (d) {
+        if (!seen->conflict)
+          seen->conflict = d;
+        vec_push(&seen->alts, e);
+      }
       continue;
     }
     vec_push(entries, e);

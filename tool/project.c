@@ -45,31 +45,7 @@ static const char *shown_path(const char *real) {
   return real + n + 1;
 }
 
-/* A file the database lists twice with flags the parser reads differently
- * (two targets, two configurations): one parse could rewrite it wrongly
- * for the other, so it is not an input.  An error, or under -keep-going a
- * warning and the file left as it is (it joins the database's other
- * files, whose launches of coarsened kernels are checked). */
-static bool conflicting(Project *p, const CompdbEntry *e, const Options *opt, bool *ok) {
-  if (!e || !e->conflict)
-    return false;
-  const char *why = arena_printf("'%s' is compiled twice with different flags (%s): tfuse parses a file once, and "
-                                 "its rewrite could be wrong for the other command",
-                                 shown_path(e->file), e->conflict);
-  if (opt->keep_going) {
-    warning_plain("%s; it is left unchanged", why);
-    vec_push(&p->others, (void *)shown_path(e->file));
-  } else {
-    error_plain("%s", why);
-    *ok = false;
-  }
-  return true;
-}
-
-static void add_input(Project *p, const char *path, const char *real, const CompdbEntry *e, const Options *opt) {
-  for (int i = 0; i < p->inputs.len; i++)
-    if (!strcmp(((Input *)p->inputs.items[i])->real, real))
-      return; /* given twice */
+static Input *make_input(const char *path, const char *real, const CompdbEntry *e, const Options *opt) {
   Input *in = arena_alloc(sizeof *in);
   in->path = path;
   in->real = real;
@@ -78,6 +54,21 @@ static void add_input(Project *p, const char *path, const char *real, const Comp
     for (int i = 0; i < e->flags.len; i++)
       vec_push(&in->flags, e->flags.items[i]);
   flags_normalize(in->cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &in->flags);
+  return in;
+}
+
+/* A file the database lists twice with flags the parser reads differently
+ * (two targets, two configurations) is one input with an alternative per
+ * other set of flags: schedule.c rewrites it with each and writes it only
+ * where all give the same text. */
+static void add_input(Project *p, const char *path, const char *real, const CompdbEntry *e, const Options *opt) {
+  for (int i = 0; i < p->inputs.len; i++)
+    if (!strcmp(((Input *)p->inputs.items[i])->real, real))
+      return; /* given twice */
+  Input *in = make_input(path, real, e, opt);
+  for (int i = 0; e && i < e->alts.len; i++)
+    vec_push(&in->alts, make_input(path, real, e->alts.items[i], opt));
+  in->conflict = e ? e->conflict : NULL;
   vec_push(&p->inputs, in);
 }
 
@@ -89,7 +80,7 @@ bool project_open(Project *p, const Options *opt) {
   if (opt->inputs.len == 0) {
     for (int i = 0; i < entries.len; i++) {
       CompdbEntry *e = entries.items[i];
-      if (e->cuda && access(e->file, R_OK) == 0 && !conflicting(p, e, opt, &ok))
+      if (e->cuda && access(e->file, R_OK) == 0)
         add_input(p, e->file, e->file, e, opt);
     }
     if (!ok)
@@ -118,8 +109,6 @@ bool project_open(Project *p, const Options *opt) {
       ok = false;
       continue;
     }
-    if (conflicting(p, e, opt, &ok))
-      continue;
     add_input(p, path, real, e, opt);
   }
   if (!ok)
@@ -155,7 +144,7 @@ bool project_open(Project *p, const Options *opt) {
 
   for (int i = 0; i < entries.len; i++) {
     CompdbEntry *e = entries.items[i];
-    bool given = e->conflict != NULL; /* in others already */
+    bool given = false;
     for (int j = 0; j < p->inputs.len && !given; j++)
       given = !strcmp(((Input *)p->inputs.items[j])->real, e->file);
     if (!given)

@@ -23,6 +23,11 @@
  * parent leaves out (check_groups) a group whose coarsened kernel another
  * group names in a file only that group saw (unless it coarsened that
  * kernel alike), and two groups that staged one file with different texts.
+ * An input the database compiles with several sets of flags the parser
+ * reads differently gets a twin of its group per other set (the same
+ * inputs, that one with those flags): a twin writes and reports nothing,
+ * and its group is written only where the twin staged the same files with
+ * the same texts (check_twins).
  * A group stopped by -timeout, or that crashed, fails as a whole.
  *
  * Records, one line each, tab-separated, fields with tabs, newlines and
@@ -287,6 +292,12 @@ struct Group {
   StrSet file_set;   /* their real paths */
   bool failed;       /* nothing of it is written */
   bool unparsed;     /* one of its files failed to parse: `parsed` is not all it reaches */
+  /* A twin: group `twin_of` again, one input (`alt`) with the flags of
+   * its other compile command.  It writes nothing and reports no kernel:
+   * its staged files must be the twin's, text for text, or the twin is
+   * left unchanged (check_twins). */
+  Group *twin_of;
+  const Input *alt;
 };
 
 /* Splits one record line into its tab-separated fields (at most max). */
@@ -757,6 +768,20 @@ static void plan_groups(const Project *p, const Options *opt, TextCache *cache, 
   free(by_root);
   free(parent);
   free(kernels.slot);
+  /* A twin per input compiled with other flags, and per set of them. */
+  for (int gi = 0, ng = groups->len; gi < ng; gi++) {
+    Group *g = groups->items[gi];
+    for (int i = 0; i < g->inputs.len; i++) {
+      const Input *in = g->inputs.items[i];
+      for (int a = 0; a < in->alts.len; a++) {
+        Group *t = arena_alloc(sizeof *t);
+        *t = (Group){.first = g->first, .texts = g->texts, .kernels = g->kernels, .twin_of = g, .alt = in->alts.items[a]};
+        for (int j = 0; j < g->inputs.len; j++)
+          vec_push(&t->inputs, j == i ? in->alts.items[a] : g->inputs.items[j]);
+        vec_push(groups, t);
+      }
+    }
+  }
 }
 
 /* ---- the children ---- */
@@ -887,7 +912,13 @@ static void gather_unparsed(Gathered *gt, const Group *g, const char *why) {
 
 static double opt_timeout; /* -timeout, for finish_job's reason */
 
+static void finish_twin(Gathered *gt, Job *j, int status);
+
 static void finish_job(Gathered *gt, Job *j, int status) {
+  if (j->g->twin_of) {
+    finish_twin(gt, j, status);
+    return;
+  }
   copy_out(j->err);
   size_t len = 0;
   /* None after a crash or -timeout (and no error for it: the group's is said). */
@@ -917,6 +948,36 @@ static void finish_job(Gathered *gt, Job *j, int status) {
       break;
     }
   }
+}
+
+/* A twin's end: its staged files join the others (check_twins compares
+ * them with its twin's); its kernels and files are its twin's, reported
+ * once.  Where it could not rewrite its files, its diagnostics are shown
+ * and the twin is left unchanged (check_twins). */
+static void finish_twin(Gathered *gt, Job *j, int status) {
+  size_t len = 0;
+  char *text = access(j->rec, R_OK) == 0 ? slurp(j->rec, &len) : NULL;
+  unlink(j->rec);
+  Gathered own = {0};
+  if (text)
+    gather_lines(&own, j->g, text);
+  bool ok = text && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  for (int i = 0; i < own.files.len && ok; i++)
+    ok = strcmp(((FileRec *)own.files.items[i])->status, "failed") != 0;
+  if (!ok) {
+    copy_out(j->err);
+    j->g->failed = true;
+  }
+  unlink(j->err);
+  for (int i = 0; i < own.outs.len; i++)
+    if (ok)
+      vec_push(&gt->outs, own.outs.items[i]);
+    else
+      unlink(((OutRec *)own.outs.items[i])->staged);
+  vec_free(&own.kernels);
+  vec_free(&own.files);
+  vec_free(&own.matched);
+  vec_free(&own.outs);
 }
 
 /* ---- what the groups' texts missed ---- */
@@ -1067,7 +1128,7 @@ static bool check_groups_once(Gathered *gt, Vec *groups, const Options *opt) {
       Group *h = groups->items[j];
       const char *file;
       int line, col;
-      if (h == r->g || coarsened_too(gt, h, r) ||
+      if (h == r->g || h->twin_of || coarsened_too(gt, h, r) ||
           !named_apart(h, r->kernel, r->real ? r->real : r->file, &r->g->file_set, &file, &line, &col))
         continue;
       drop_group(gt, r->g,
@@ -1106,6 +1167,65 @@ static bool check_groups_once(Gathered *gt, Vec *groups, const Options *opt) {
   return false;
 }
 
+/* The staged file of group g for the file whose real path is real, or NULL. */
+static OutRec *staged_by(const Gathered *gt, const Group *g, const char *real) {
+  for (int i = 0; i < gt->outs.len; i++) {
+    OutRec *o = gt->outs.items[i];
+    if (o->g == g && o->real && !strcmp(o->real, real))
+      return o;
+  }
+  return NULL;
+}
+
+/* Whether the twin t staged the files its group did, text for text. */
+static bool twin_agrees(const Gathered *gt, const Group *t) {
+  for (int i = 0; i < gt->outs.len; i++) {
+    OutRec *o = gt->outs.items[i];
+    if (o->g != t && o->g != t->twin_of)
+      continue;
+    OutRec *other = staged_by(gt, o->g == t ? t->twin_of : t, o->real ? o->real : "");
+    size_t la = 0, lb = 0;
+    char *ta = other ? slurp(o->staged, &la) : NULL, *tb = other ? slurp(other->staged, &lb) : NULL;
+    if (!ta || !tb || la != lb || memcmp(ta, tb, la))
+      return false;
+  }
+  return true;
+}
+
+/* A file compiled with several sets of flags is written only where every
+ * set gives the same text: a group whose twin (plan_groups) could not
+ * rewrite its files, or staged other files or other texts, is left
+ * unchanged.  The twins' staged files go. */
+static void check_twins(Gathered *gt, Vec *groups, const Options *opt) {
+  for (int i = 0; i < groups->len; i++) {
+    Group *t = groups->items[i];
+    if (!t->twin_of)
+      continue;
+    Group *g = t->twin_of;
+    if (!g->failed && (t->failed || !twin_agrees(gt, t))) {
+      const Input *in = NULL;
+      for (int k = 0; k < g->inputs.len && !in; k++)
+        if (!strcmp(((Input *)g->inputs.items[k])->real, t->alt->real))
+          in = g->inputs.items[k];
+      const char *why = arena_printf("'%s' is compiled twice with different flags (%s) and %s with the other "
+                                     "command's: the files of %s are left unchanged",
+                                     t->alt->path, in && in->conflict ? in->conflict : "?",
+                                     t->failed ? "cannot be rewritten" : "is rewritten differently", g->first);
+      fprintf(stderr, "%s: %s: %s\n", t->alt->path, opt->keep_going ? "warning" : "error", why);
+      drop_group(gt, g, why);
+    }
+    for (int j = 0; j < gt->outs.len;) {
+      OutRec *o = gt->outs.items[j];
+      if (o->g != t) {
+        j++;
+        continue;
+      }
+      unlink(o->staged);
+      gt->outs.items[j] = gt->outs.items[--gt->outs.len];
+    }
+  }
+}
+
 /* What the groups' reading of the texts missed (a kernel defined or named
  * through a macro, a header included through one): a group whose coarsened
  * kernel another group names in a file of its own (unless that group
@@ -1114,6 +1234,7 @@ static bool check_groups_once(Gathered *gt, Vec *groups, const Options *opt) {
  * were.  Each group's parse says which files it saw, which kernels it
  * defines and launches. */
 static void check_groups(Gathered *gt, Vec *groups, TextCache *cache, const Options *opt) {
+  check_twins(gt, groups, opt);
   for (int i = 0; i < groups->len; i++)
     group_files(groups->items[i], cache);
   while (check_groups_once(gt, groups, opt))
@@ -1373,8 +1494,11 @@ static void mark_written(Gathered *gt) {
 }
 
 bool schedule_wanted(const Project *p, const Options *opt) {
+  bool alts = false;
+  for (int i = 0; i < p->inputs.len && !alts; i++)
+    alts = ((Input *)p->inputs.items[i])->alts.len > 0;
   return !opt->dump_after &&
-         (p->inputs.len > 1 || opt->keep_going || opt->jobs > 1 || opt->report_json || opt->timeout > 0);
+         (p->inputs.len > 1 || alts || opt->keep_going || opt->jobs > 1 || opt->report_json || opt->timeout > 0);
 }
 
 /* -timeout: stops the groups running longer (reported as failed). */
@@ -1404,7 +1528,8 @@ int schedule_project(Project *p, Options *opt) {
   progress_on = isatty(2) && groups.len > 1;
   Job *run = calloc((size_t)jobs, sizeof *run);
   Gathered gt = {0};
-  gt.groups = groups.len;
+  for (int i = 0; i < groups.len; i++)
+    gt.groups += !((Group *)groups.items[i])->twin_of;
   int next = 0, running = 0, done = 0, files_done = 0;
   while (next < groups.len || running > 0) {
     while (running < jobs && next < groups.len) {

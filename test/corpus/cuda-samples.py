@@ -261,7 +261,7 @@ def timed(cmd, timeout, cwd):
 def one_command(a, w, tfuse, factor, out, files, tag):
     """The whole tree (or the CUDA files given) in one tfuse run: its own summary and JSON report."""
     report = os.path.join(w["work"], "report-%s.json" % tag)
-    cmd = [tfuse, "-factor", factor, "-mode", "block", "-skip-unsafe", "-all-kernels", "-keep-going", "-p", "build",
+    cmd = [tfuse, "-factor", factor, "-mode", a.mode, "-skip-unsafe", "-all-kernels", "-keep-going", "-p", "build",
            "-out-dir", os.path.relpath(out, w["work"])] + [os.path.relpath(f, w["work"]) for f in files or []]
     if tfuse_has(tfuse, "-report-json"):
         cmd += ["-report-json", report]
@@ -297,7 +297,7 @@ def per_file(a, w, tfuse, factor, out, files, kernels_of):
     __global__ function the file and the local headers it includes define.  A file that fails is parsed alone
     (-dump-after parse) to tell a parse failure from a refusal; where a kernel made the whole file fail, each
     kernel is tried alone and the file is run again with those that passed (what -keep-going does)."""
-    base = [tfuse, "-factor", factor, "-mode", "block", "-skip-unsafe", "-p", "build", "-root", "src",
+    base = [tfuse, "-factor", factor, "-mode", a.mode, "-skip-unsafe", "-p", "build", "-root", "src",
             "-out-dir", os.path.relpath(out, w["work"])]
 
     def attempt(f, ks, outdir):
@@ -445,7 +445,7 @@ def classes(items, key, example):
 
 def cpu_table(res, w):
     rel = lambda f: os.path.relpath(f, w["src"])  # noqa: E731
-    L = ["# tfuse on cuda-samples: -factor %s -mode block" % res["factor"], "",
+    L = ["# tfuse on cuda-samples: -factor %s -mode %s" % (res["factor"], res.get("tfuse_mode", "block")), "",
          "tfuse `%s` (%s), %s: `tfuse %s`; wall %.1f s, CPU %.1f s, peak memory %.0f MiB (largest process), load "
          "average %s." % (res["tfuse"], res["tfuse_version"], res["mode"], res["command"], res["wall_s"],
                           res.get("cpu_s", 0),
@@ -518,7 +518,8 @@ def cmd_cpu(a):
     w = work_paths(a.work)
     tfuse = os.path.abspath(a.tfuse)
     per = a.only or a.force_per_file or not tfuse_has(tfuse, "-all-kernels", "-keep-going")
-    tag = a.tag or ("K%s" % a.factor if a.factor != "auto" else "auto") + ("-perfile" if per else "")
+    tag = a.tag or (("K%s" if a.mode == "block" else "T%s") % a.factor if a.factor != "auto" else "auto") + \
+        ("-perfile" if per else "")
     out = os.path.join(w["work"], "out-" + tag)
     tree = os.path.join(w["work"], "tree-" + tag)
     if not a.reuse:
@@ -539,7 +540,7 @@ def cmd_cpu(a):
     else:
         res = one_command(a, w, tfuse, a.factor, out, cu if a.self_checking else None, tag)
     if not a.reuse:
-        res.update({"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(), "factor": a.factor,
+        res.update({"tfuse": tfuse, "tfuse_version": run([tfuse, "-version"], 10)[1].strip(), "factor": a.factor, "tfuse_mode": a.mode,
                     "cpu_s": round(CPU_SECONDS, 1), "loadavg": os.getloadavg()})
     # tfuse writes each file at its path under the project's root: -root, else the inputs' common folder
     root = w["src"] if per else os.path.commonpath([os.path.dirname(f) for f in cu])
@@ -816,6 +817,225 @@ def cmd_gpu_run(a):
     return 0
 
 
+# ---- tree-pack / tree-run: the whole tree in each form, with its own CMake build -----------
+def tree_tar(path, src, files, empty_data):
+    """An xz tarball of the files (relative to src); with empty_data, each file under a `data` folder is stored
+    empty (the build copies it; the self-checking samples read none)."""
+    import tarfile
+    with tarfile.open(path, "w:xz", preset=6) as t:
+        for rel in files:
+            full = os.path.join(src, rel)
+            ti = t.gettarinfo(full, rel)
+            if empty_data and "/data/" in "/" + rel and ti.isfile():
+                ti.size = 0
+                t.addfile(ti)
+            elif ti.isfile():
+                with open(full, "rb") as fh:
+                    t.addfile(ti, fh)
+            else:
+                t.addfile(ti)
+
+
+def cmd_tree_pack(a):
+    """The tree-run pack: the original tree (without docs, data files empty), each form's written files, the
+    self-checking samples and how to judge them, the tuning runtime and run.sh."""
+    w = work_paths(a.work)
+    dst = os.path.abspath(a.to)
+    shutil.rmtree(dst, ignore_errors=True)
+    os.makedirs(dst)
+    files = []
+    for d, dirs, fs in os.walk(w["src"]):
+        rel = os.path.relpath(d, w["src"])
+        dirs[:] = [x for x in dirs if not (x in ("doc", ".vscode", ".git") or rel == "." and x == "bin")]
+        files += [os.path.normpath(os.path.join(rel, f)) for f in fs]
+    tree_tar(os.path.join(dst, "src.tar.xz"), w["src"], sorted(files), True)
+    forms = {}
+    for spec in a.form:
+        name, tag = spec.split("=", 1) if "=" in spec else (spec, spec)
+        cpu = json.load(open(os.path.join(w["work"], "cpu-%s.json" % tag)))
+        tree_tar(os.path.join(dst, "form-%s.tar.xz" % name), os.path.join(w["work"], "tree-" + tag),
+                 cpu["written"], False)
+        forms[name] = {"tag": tag, "written": cpu["written"], "command": cpu.get("command", ""),
+                       "tfuse_version": cpu.get("tfuse_version", ""), "factor": cpu.get("factor"),
+                       "mode": cpu.get("tfuse_mode", "block")}
+    args = json.load(open(os.path.join(w["src"], "test_args.json")))
+    samples = []
+    for sd in SELF_CHECKING:
+        rel = os.path.join("Samples", sd)
+        name = os.path.basename(sd)
+        text = "".join(open(os.path.join(w["src"], rel, f), errors="replace").read()
+                       for f in sorted(os.listdir(os.path.join(w["src"], rel))) if f.endswith((".cu", ".cpp")))
+        pw = PASS_WORDS_RE.search(text)
+        crit = {"exit_code": 0, "fail_regex": FAIL_RE}
+        if pw:
+            crit["stdout_regex"] = re.escape(pw.group(0))
+        samples.append({"name": name, "dir": rel, "run": args.get(name, {}).get("args", []), "pass": crit,
+                        "changed": {f: [x for x in forms[f]["written"] if x.startswith(rel + "/")] for f in forms}})
+    for f in TUNE_FILES:
+        os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, f), os.path.join(dst, f))
+    for f in (__file__, os.path.join(HERE, "corpus_gpu.py"), os.path.join(ROOT, "test", "fuzz", "gpu_run.py")):
+        shutil.copy(f, dst)
+    with open(os.path.join(dst, "pack.json"), "w") as fh:
+        json.dump({"samples": samples, "forms": forms}, fh, indent=1)
+    with open(os.path.join(dst, "run.sh"), "w") as fh:
+        fh.write("#!/bin/bash\n# Builds the whole cuda-samples tree with its own CMake (Ninja) build in each form "
+                 "and runs the self-checking samples: bash run.sh [-j N]\nhere=\"$(cd \"$(dirname \"$0\")\" && "
+                 "pwd)\"\nexec python3 \"$here/cuda-samples.py\" tree-run --pack \"$here\" \"$@\"\n")
+    os.chmod(os.path.join(dst, "run.sh"), 0o755)
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dst) for f in fs)
+    print("tree-pack: %s: forms %s, %d self-checking samples, %.1f MiB" % (dst, ", ".join(forms), len(samples),
+                                                                          size / 2**20))
+    return 0
+
+
+def ninja_failures(text):
+    """The outputs ninja reports FAILED in a build log."""
+    return sorted({m.group(1).strip() for m in re.finditer(r"^FAILED: (.*)$", text, re.M)})
+
+
+def cmd_tree_run(a):
+    """On the GPU machine: the original tree configured once with CMake (Ninja, sm_90) and built whole; then each
+    form's files laid over it (the previous form's taken back) and built again, so that only what changed is
+    rebuilt; the self-checking samples' binaries of each build run, an auto build twice (tune, then wisdom).
+    A form builds where ninja's failures are the original's (a target whose link needs a missing library fails
+    in every form)."""
+    import tarfile
+    from corpus_gpu import outcome, build_tune_obj, without_tune_report, parse_tune  # noqa: E402
+    from gpu_run import find_nvcc  # noqa: E402
+    pack = os.path.abspath(a.pack)
+    meta = json.load(open(os.path.join(pack, "pack.json")))
+    nvcc = find_nvcc(a.nvcc)
+    work = os.path.join(pack, "work")
+    shutil.rmtree(work, ignore_errors=True)
+    src, build = os.path.join(work, "src"), os.path.join(work, "build")
+    os.makedirs(src)
+    with tarfile.open(os.path.join(pack, "src.tar.xz")) as t:
+        t.extractall(src)
+    pristine = os.path.join(work, "pristine")
+    tune_obj = os.path.join(work, "tune.o")
+    tune_ok, tune_msg = build_tune_obj(nvcc, pack, tune_obj) if "auto" in meta["forms"] else (False, "")
+    tune_lib = os.path.join(work, "libtfuse_tune_pack.a")
+    if tune_ok:
+        subprocess.run(["ar", "rcs", tune_lib, tune_obj], check=True)
+    libs = "%s -lcuda" % tune_lib if tune_ok else ""
+    cuda_bin = os.path.dirname(os.path.realpath(nvcc))
+    env = dict(os.environ, PATH=cuda_bin + os.pathsep + os.environ.get("PATH", ""), CUDACXX=nvcc)
+    t0 = time.time()
+    rc, so, se, _ = run(["cmake", "-S", src, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                         "-DCMAKE_CUDA_ARCHITECTURES=90", "-DCMAKE_CUDA_COMPILER=" + nvcc,
+                         "-DCMAKE_CUDA_STANDARD_LIBRARIES=" + libs, "-DCMAKE_CXX_STANDARD_LIBRARIES=" + libs],
+                        900, cwd=work, env=env)
+    print("tree-run: configure rc=%d (%.0f s)" % (rc, time.time() - t0), flush=True)
+    if rc != 0:
+        print((so + se)[-3000:])
+        return 1
+    try:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL).stdout.decode().strip().splitlines()[0]
+    except (OSError, IndexError):
+        gpu = "?"
+    results = {"gpu": gpu, "nvcc": nvcc, "builds": {}, "runs": {}}
+
+    def save():
+        for d in (pack, os.environ.get("OUT")):
+            if d:
+                with open(os.path.join(d, "tree-results.json"), "w") as fh:
+                    json.dump(results, fh, indent=1)
+
+    def run_samples(form):
+        for s in meta["samples"]:
+            if form != "original" and not s["changed"].get(form):
+                continue
+            exe = os.path.join(build, s["dir"], s["name"])
+            r = {}
+            failed = [f for f in results["builds"][form]["failed"] if (s["dir"] + "/") in f]
+            if failed or not os.path.exists(exe):  # a binary left from an earlier form is not this form's
+                r = {"outcome": "build-failed"}
+            else:
+                renv = None
+                if form == "auto":
+                    renv = dict(os.environ, TFUSE_WISDOM=os.path.join(work, s["name"] + ".wisdom"),
+                                TFUSE_TUNE_REPORT="1")
+                r["runs"] = []
+                for phase in (("tune", "wisdom") if form == "auto" else ("run",)):
+                    rc, so, se, dt = run([exe] + s["run"], a.timeout, cwd=os.path.join(src, s["dir"]), env=renv)
+                    tuned = parse_tune(se) if form == "auto" else None
+                    if form == "auto":
+                        se = without_tune_report(se)
+                    oc = "waived" if rc == 2 else outcome(s, rc, so, se)
+                    rr = {"phase": phase, "rc": rc, "outcome": oc, "run_s": round(dt, 3)}
+                    if tuned:
+                        rr["tuned"], rr["from_wisdom"] = len(tuned["tuned"]), tuned["from_wisdom"]
+                    r["runs"].append(rr)
+                    r["outcome"] = oc
+                    if oc != "pass":
+                        r["detail"] = ("rc=%s " % rc) + (so[-600:] + se[-400:]).strip()
+                        break
+            results["runs"]["%s/%s" % (s["name"], form)] = r
+            print("%-28s %-8s %s" % (s["name"], form, r["outcome"]), flush=True)
+        save()
+
+    previous = []
+    for form in ["original"] + list(meta["forms"]):
+        if form == "auto" and not tune_ok:
+            results["builds"][form] = {"error": "the tuning runtime did not compile: " + tune_msg}
+            continue
+        for rel in previous:  # the last form's files back to the original's, newer than its objects
+            shutil.copy(os.path.join(pristine, rel), os.path.join(src, rel))
+            os.utime(os.path.join(src, rel))
+        previous = []
+        if form != "original":
+            with tarfile.open(os.path.join(pack, "form-%s.tar.xz" % form)) as t:
+                names = [m.name for m in t.getmembers() if m.isfile()]
+                for rel in names:
+                    if not os.path.exists(os.path.join(pristine, rel)):
+                        os.makedirs(os.path.dirname(os.path.join(pristine, rel)), exist_ok=True)
+                        shutil.copy2(os.path.join(src, rel), os.path.join(pristine, rel))
+                t.extractall(src)
+                for rel in names:  # newer than every object, so ninja rebuilds what includes them
+                    os.utime(os.path.join(src, rel))
+            previous = names
+        t0 = time.time()
+        rc, so, se, _ = run(["ninja", "-C", build, "-k", "0", "-j", str(a.j)], 3000, cwd=work, env=env)
+        log = so + se
+        with open(os.path.join(work, "build-%s.log" % form), "w") as fh:
+            fh.write(log)
+        fails = ninja_failures(log)
+        b = {"rc": rc, "wall_s": round(time.time() - t0, 1), "failed": fails,
+             "steps": len(re.findall(r"^\[\d+/\d+\]", log, re.M))}
+        if form != "original":
+            orig = set(results["builds"]["original"]["failed"])
+            b["new_failures"] = [f for f in fails if f not in orig]
+            b["new_failure_logs"] = [log[m.start():m.start() + 1500] for m in re.finditer(r"^FAILED: ", log, re.M)
+                                     if log[m.start() + 8:].split("\n", 1)[0].strip() not in orig][:5]
+            b["files"] = len(names)
+        results["builds"][form] = b
+        print("tree-run: %s: ninja rc=%d, %d steps, %d failed%s (%.0f s)" % (
+            form, rc, b["steps"], len(fails), ", new: " + ", ".join(b["new_failures"]) if b.get("new_failures")
+            else "", b["wall_s"]), flush=True)
+        save()
+        run_samples(form)
+    L = ["", "GPU: %s" % gpu, ""]
+    forms = ["original"] + list(meta["forms"])
+    L.append("| sample | " + " | ".join(forms) + " |")
+    L.append("|---|" + "---|" * len(forms))
+    for s in meta["samples"]:
+        L.append("| %s | %s |" % (s["name"], " | ".join(
+            (results["runs"].get("%s/%s" % (s["name"], f)) or {}).get("outcome", "-") for f in forms)))
+    for form in meta["forms"]:
+        both = [s for s in meta["samples"] if (results["runs"].get(s["name"] + "/original") or {}).get("outcome")
+                == "pass" and (s["name"] + "/" + form) in results["runs"]]
+        ok = [s for s in both if results["runs"][s["name"] + "/" + form]["outcome"] == "pass"]
+        b = results["builds"].get(form, {})
+        L.append("%s: tree build %s; %d of %d changed samples whose original passed also pass%s" % (
+            form, "as the original's" if not b.get("new_failures") and "error" not in b else "NEW FAILURES",
+            len(ok), len(both), "; not: " + ", ".join(s["name"] for s in both if s not in ok)
+            if len(ok) < len(both) else ""))
+    print("\n".join(L))
+    return 0
+
+
 # ---- speed -------------------------------------------------------------------------
 def cpu_run(cmd, cwd):
     """Runs cmd to the end: (rc, wall s, CPU s of it and its children)."""
@@ -882,6 +1102,7 @@ def main():
     s.add_argument("--work", default=os.path.join(ROOT, "corpus-work", "cuda-samples"))
     s.add_argument("--tfuse", default=os.path.join(ROOT, "build", "bin", "tfuse"))
     s.add_argument("--factor", default="4", help="a factor, or auto")
+    s.add_argument("--mode", default="block", choices=("block", "thread"))
     s.add_argument("-j", type=int, default=2, help="tfuse runs (per-file fallback) and compiles at a time")
     s.add_argument("--timeout", type=float, default=60, help="seconds per tfuse run (per-file fallback)")
     s.add_argument("--self-checking", action="store_true", help="only the CUDA files of the self-checking samples "
@@ -907,6 +1128,16 @@ def main():
     s.add_argument("--to", default=os.path.join(ROOT, "corpus-work", "cuda-samples-pack"))
     s.add_argument("--k4", help="the cpu run (its --tag) of the K4 form (default K4, else K4-perfile)")
     s.add_argument("--auto", help="the cpu run (its --tag) of the auto form (default auto, else auto-perfile)")
+    s = sub.add_parser("tree-pack")
+    s.add_argument("--work", default=os.path.join(ROOT, "corpus-work", "cuda-samples"))
+    s.add_argument("--to", required=True)
+    s.add_argument("--form", action="append", required=True, help="NAME=TAG: the cpu run TAG as form NAME "
+                   "(repeat; the name auto is built with the tuning runtime and run twice)")
+    s = sub.add_parser("tree-run")
+    s.add_argument("--pack", default=HERE)
+    s.add_argument("-j", type=int, default=os.cpu_count() or 4, help="ninja's jobs")
+    s.add_argument("--timeout", type=float, default=120, help="seconds per run")
+    s.add_argument("--nvcc")
     s = sub.add_parser("gpu-run")
     s.add_argument("--pack", default=HERE)
     s.add_argument("-j", type=int, default=os.cpu_count() or 4, help="builds at a time")
@@ -915,7 +1146,7 @@ def main():
     s.add_argument("--nvcc")
     a = ap.parse_args()
     return {"layout": cmd_layout, "build-time": cmd_build_time, "cpu": cmd_cpu, "gpu-pack": cmd_gpu_pack, "speed": cmd_speed,
-            "gpu-run": cmd_gpu_run}[a.cmd](a)
+            "gpu-run": cmd_gpu_run, "tree-pack": cmd_tree_pack, "tree-run": cmd_tree_run}[a.cmd](a)
 
 
 if __name__ == "__main__":
