@@ -897,7 +897,8 @@ def ninja_failures(text):
 def cmd_tree_run(a):
     """On the GPU machine: the original tree configured once with CMake (Ninja, sm_90) and built whole; then each
     form's files laid over it (the previous form's taken back) and built again, so that only what changed is
-    rebuilt; the self-checking samples' binaries of each build run, an auto build twice (tune, then wisdom).
+    rebuilt; the self-checking samples' binaries of each build are kept, then run (--run-j at a time on each GPU;
+    an auto build twice, tune, then wisdom).
     A form builds where ninja's failures are the original's (a target whose link needs a missing library fails
     in every form)."""
     import tarfile
@@ -931,10 +932,11 @@ def cmd_tree_run(a):
         print((so + se)[-3000:])
         return 1
     try:
-        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL).stdout.decode().strip().splitlines()[0]
-    except (OSError, IndexError):
-        gpu = "?"
+        gpu_names = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().splitlines()
+    except OSError:
+        gpu_names = []
+    gpu = gpu_names[0].strip() if gpu_names else "?"
     results = {"gpu": gpu, "nvcc": nvcc, "builds": {}, "runs": {}}
 
     def save():
@@ -943,38 +945,43 @@ def cmd_tree_run(a):
                 with open(os.path.join(d, "tree-results.json"), "w") as fh:
                     json.dump(results, fh, indent=1)
 
-    def run_samples(form):
+    def keep_binaries(form):
+        """This form's self-checking binaries, copied before the next form's build replaces them."""
         for s in meta["samples"]:
             if form != "original" and not s["changed"].get(form):
                 continue
             exe = os.path.join(build, s["dir"], s["name"])
-            r = {}
             failed = [f for f in results["builds"][form]["failed"] if (s["dir"] + "/") in f]
-            if failed or not os.path.exists(exe):  # a binary left from an earlier form is not this form's
-                r = {"outcome": "build-failed"}
-            else:
-                renv = None
-                if form == "auto":
-                    renv = dict(os.environ, TFUSE_WISDOM=os.path.join(work, s["name"] + ".wisdom"),
-                                TFUSE_TUNE_REPORT="1")
-                r["runs"] = []
-                for phase in (("tune", "wisdom") if form == "auto" else ("run",)):
-                    rc, so, se, dt = run([exe] + s["run"], a.timeout, cwd=os.path.join(src, s["dir"]), env=renv)
-                    tuned = parse_tune(se) if form == "auto" else None
-                    if form == "auto":
-                        se = without_tune_report(se)
-                    oc = "waived" if rc == 2 else outcome(s, rc, so, se)
-                    rr = {"phase": phase, "rc": rc, "outcome": oc, "run_s": round(dt, 3)}
-                    if tuned:
-                        rr["tuned"], rr["from_wisdom"] = len(tuned["tuned"]), tuned["from_wisdom"]
-                    r["runs"].append(rr)
-                    r["outcome"] = oc
-                    if oc != "pass":
-                        r["detail"] = ("rc=%s " % rc) + (so[-600:] + se[-400:]).strip()
-                        break
-            results["runs"]["%s/%s" % (s["name"], form)] = r
-            print("%-28s %-8s %s" % (s["name"], form, r["outcome"]), flush=True)
-        save()
+            if not failed and os.path.exists(exe):  # a binary left from an earlier form is not this form's
+                os.makedirs(os.path.join(work, "bin-" + form), exist_ok=True)
+                shutil.copy2(exe, os.path.join(work, "bin-" + form, s["name"]))
+
+    ngpu = max(1, len([x for x in gpu_names if x]))
+
+    def run_one(job):
+        i, (s, form) = job
+        exe = os.path.join(work, "bin-" + form, s["name"])
+        if not os.path.exists(exe):
+            return s, form, {"outcome": "build-failed"}
+        renv = dict(os.environ, CUDA_VISIBLE_DEVICES=str(i % ngpu))
+        if form == "auto":
+            renv.update(TFUSE_WISDOM=os.path.join(work, s["name"] + ".wisdom"), TFUSE_TUNE_REPORT="1")
+        r = {"runs": []}
+        for phase in (("tune", "wisdom") if form == "auto" else ("run",)):
+            rc, so, se, dt = run([exe] + s["run"], a.timeout, cwd=os.path.join(src, s["dir"]), env=renv)
+            tuned = parse_tune(se) if form == "auto" else None
+            if form == "auto":
+                se = without_tune_report(se)
+            oc = "waived" if rc == 2 else outcome(s, rc, so, se)
+            rr = {"phase": phase, "rc": rc, "outcome": oc, "run_s": round(dt, 3)}
+            if tuned:
+                rr["tuned"], rr["from_wisdom"] = len(tuned["tuned"]), tuned["from_wisdom"]
+            r["runs"].append(rr)
+            r["outcome"] = oc
+            if oc != "pass":
+                r["detail"] = ("rc=%s " % rc) + (so[-600:] + se[-400:]).strip()
+                break
+        return s, form, r
 
     previous = []
     for form in ["original"] + list(meta["forms"]):
@@ -1015,7 +1022,14 @@ def cmd_tree_run(a):
             form, rc, b["steps"], len(fails), ", new: " + ", ".join(b["new_failures"]) if b.get("new_failures")
             else "", b["wall_s"]), flush=True)
         save()
-        run_samples(form)
+        keep_binaries(form)
+    jobs = [(s, f) for f in ["original"] + list(meta["forms"]) for s in meta["samples"]
+            if f == "original" or s["changed"].get(f)]
+    with cf.ThreadPoolExecutor(a.run_j * ngpu) as ex:
+        for s, form, r in ex.map(run_one, enumerate(jobs)):
+            results["runs"]["%s/%s" % (s["name"], form)] = r
+            print("%-28s %-8s %s" % (s["name"], form, r["outcome"]), flush=True)
+    save()
     L = ["", "GPU: %s" % gpu, ""]
     forms = ["original"] + list(meta["forms"])
     L.append("| sample | " + " | ".join(forms) + " |")
@@ -1136,6 +1150,7 @@ def main():
     s = sub.add_parser("tree-run")
     s.add_argument("--pack", default=HERE)
     s.add_argument("-j", type=int, default=os.cpu_count() or 4, help="ninja's jobs")
+    s.add_argument("--run-j", type=int, default=2, help="samples run at a time on each GPU")
     s.add_argument("--timeout", type=float, default=120, help="seconds per run")
     s.add_argument("--nvcc")
     s = sub.add_parser("gpu-run")
