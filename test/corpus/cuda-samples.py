@@ -942,8 +942,9 @@ def cmd_tree_run(a):
     def save():
         for d in (pack, os.environ.get("OUT")):
             if d:
-                with open(os.path.join(d, "tree-results.json"), "w") as fh:
+                with lock, open(os.path.join(d, "tree-results.json.tmp"), "w") as fh:
                     json.dump(results, fh, indent=1)
+                os.replace(os.path.join(d, "tree-results.json.tmp"), os.path.join(d, "tree-results.json"))
 
     def keep_binaries(form):
         """This form's self-checking binaries, copied before the next form's build replaces them."""
@@ -958,7 +959,18 @@ def cmd_tree_run(a):
 
     ngpu = max(1, len([x for x in gpu_names if x]))
 
+    import threading
+    lock = threading.RLock()  # results, between the runs and the builds
+
     def run_one(job):
+        s, form, r = run_sample(job)
+        with lock:  # kept as it comes: a call cut short keeps what ran
+            results["runs"]["%s/%s" % (s["name"], form)] = r
+            print("%-28s %-8s %s" % (s["name"], form, r["outcome"]), flush=True)
+            save()
+        return s, form, r
+
+    def run_sample(job):
         i, (s, form) = job
         exe = os.path.join(work, "bin-" + form, s["name"])
         if not os.path.exists(exe):
@@ -983,6 +995,8 @@ def cmd_tree_run(a):
                 break
         return s, form, r
 
+    pool = cf.ThreadPoolExecutor(a.run_j * ngpu)
+    pending = []
     previous = []
     for form in ["original"] + list(meta["forms"]):
         if form == "auto" and not tune_ok:
@@ -1017,19 +1031,19 @@ def cmd_tree_run(a):
             b["new_failure_logs"] = [log[m.start():m.start() + 1500] for m in re.finditer(r"^FAILED: ", log, re.M)
                                      if log[m.start() + 8:].split("\n", 1)[0].strip() not in orig][:5]
             b["files"] = len(names)
-        results["builds"][form] = b
+        with lock:
+            results["builds"][form] = b
         print("tree-run: %s: ninja rc=%d, %d steps, %d failed%s (%.0f s)" % (
             form, rc, b["steps"], len(fails), ", new: " + ", ".join(b["new_failures"]) if b.get("new_failures")
             else "", b["wall_s"]), flush=True)
         save()
         keep_binaries(form)
-    jobs = [(s, f) for f in ["original"] + list(meta["forms"]) for s in meta["samples"]
-            if f == "original" or s["changed"].get(f)]
-    with cf.ThreadPoolExecutor(a.run_j * ngpu) as ex:
-        for s, form, r in ex.map(run_one, enumerate(jobs)):
-            results["runs"]["%s/%s" % (s["name"], form)] = r
-            print("%-28s %-8s %s" % (s["name"], form, r["outcome"]), flush=True)
-    save()
+        # this form's samples run while the next form builds
+        pending += [pool.submit(run_one, (len(pending) + i, (s, form))) for i, s in enumerate(
+            x for x in meta["samples"] if form == "original" or x["changed"].get(form))]
+    for fut in pending:
+        fut.result()
+    pool.shutdown()
     L = ["", "GPU: %s" % gpu, ""]
     forms = ["original"] + list(meta["forms"])
     L.append("| sample | " + " | ".join(forms) + " |")
