@@ -58,7 +58,10 @@
  * Output, on stderr, lines starting with "tfuse-tune: ": with
  * TFUSE_TUNE_REPORT=1 (set, not empty, not "0") each key's table of
  * candidates, median times, speedups over the original and the winner, or
- * the wisdom entry used; warnings always.
+ * the wisdom entry used, and at exit one line per key with its launches:
+ *   tfuse-tune: launches: kernel 'k' at f.cu:42, grid (..) block (..) smem 0, DEV (132 SMs): 40 ran block.x:4
+ * (with ", 0.2500 ms each, original 1.0000 ms" where the choice was timed);
+ * warnings always.  scripts/tfuse-report joins these with -report-json.
  *
  * The wisdom file's format and its lock: runtime/src/wisdom.h. */
 #include "../include/tfuse/tune.h"
@@ -112,6 +115,8 @@ void save_wisdom(const std::string &key, const Decision &d) {
     say_once("save", "warning: %s%s; decisions are not kept", why.c_str(), "");
 }
 
+void print_counts();
+
 void start_once() {
   if (g_started)
     return;
@@ -119,6 +124,8 @@ void start_once() {
   const char *t = std::getenv("TFUSE_TUNE");
   g_tune = !(t && std::strcmp(t, "0") == 0);
   g_report = env_flag("TFUSE_TUNE_REPORT");
+  if (g_report)
+    std::atexit(print_counts);
   const char *r = std::getenv("TFUSE_TUNE_RUNS");
   if (r && std::atoi(r) > 0)
     g_runs = std::atoi(r);
@@ -157,6 +164,30 @@ struct ShapeKey {
   bool operator<(const ShapeKey &o) const { return std::memcmp(this, &o, sizeof *this) < 0; }
 };
 std::map<ShapeKey, int> g_shapes;
+
+/* The launches of each shape key (TFUSE_TUNE_REPORT): a site counts the
+ * launches of its last key itself (tfuse_tune_site.launches, in
+ * <tfuse/tune.h>'s steady state) and adds them here when its key changes
+ * and at exit. */
+std::map<ShapeKey, unsigned long long> g_counts;
+std::vector<tfuse_tune_site *> g_sites;
+
+void flush_count(tfuse_tune_site *s) {
+  unsigned long long n = __atomic_exchange_n(&s->launches, 0ULL, __ATOMIC_RELAXED);
+  if (s->counted)
+    *(unsigned long long *)s->counted += n;
+}
+
+/* This launch, of shape key k at site s: counted into k's record, which
+ * the site's next launches of k go on counting into. */
+void count_launch(tfuse_tune_site *s, const ShapeKey &k) {
+  if (!s->counted)
+    g_sites.push_back(s);
+  flush_count(s);
+  unsigned long long &n = g_counts[k];
+  n++;
+  s->counted = &n;
+}
 
 ShapeKey shape_key(const tfuse_tune_site *s, int dev, dim3 g, dim3 b, size_t smem) {
   ShapeKey k;
@@ -296,6 +327,50 @@ std::string shape(dim3 v) {
   return b;
 }
 
+/* A launch's key (the wisdom file's seven fields) and how messages name it. */
+std::string launch_key(const tfuse_tune_site *s, dim3 grid, dim3 block, size_t smem, const DeviceInfo &info) {
+  char sms[32], bytes[32];
+  std::snprintf(sms, sizeof sms, "%d", info.sms);
+  std::snprintf(bytes, sizeof bytes, "%zu", smem);
+  std::string name = info.name;
+  std::replace(name.begin(), name.end(), '\t', ' ');
+  return kernel_name(s) + "\t" + s->hash + "\t" + shape(grid) + "\t" + shape(block) + "\t" + bytes + "\t" + name +
+         "\t" + sms;
+}
+
+std::string launch_where(const tfuse_tune_site *s, dim3 grid, dim3 block, size_t smem, const DeviceInfo &info) {
+  char where[512];
+  std::snprintf(where, sizeof where, " at %s, grid (%s) block (%s) smem %zu, %s (%d SMs)", s->site,
+                shape(grid).c_str(), shape(block).c_str(), smem, info.name.c_str(), info.sms);
+  return "kernel '" + kernel_name(s) + "'" + where;
+}
+
+/* At exit, with TFUSE_TUNE_REPORT: each shape key's launches, the
+ * candidate they ran and, where it was timed, its median and the
+ * original's (no CUDA call: the devices were asked before). */
+void print_counts() {
+  std::lock_guard<std::mutex> guard(g_lock);
+  for (size_t i = 0; i < g_sites.size(); i++)
+    flush_count(g_sites[i]);
+  for (std::map<ShapeKey, unsigned long long>::const_iterator it = g_counts.begin(); it != g_counts.end(); ++it) {
+    const ShapeKey &k = it->first;
+    const tfuse_tune_site *s = (const tfuse_tune_site *)k.site;
+    std::map<int, DeviceInfo>::const_iterator dev = g_devices.find(k.dev);
+    if (dev == g_devices.end() || !dev->second.ok)
+      continue;
+    dim3 grid(k.shape[0], k.shape[1], k.shape[2]), block(k.shape[3], k.shape[4], k.shape[5]);
+    std::map<ShapeKey, int>::const_iterator c = g_shapes.find(k);
+    const char *label = s->cand[c != g_shapes.end() ? c->second : 0].label;
+    std::map<std::string, Decision>::const_iterator d =
+        g_decided.find(launch_key(s, grid, block, k.smem, dev->second));
+    char times[128] = "";
+    if (d != g_decided.end() && d->second.label == label)
+      std::snprintf(times, sizeof times, ", %.4f ms each, original %.4f ms", d->second.ms, d->second.orig_ms);
+    std::fprintf(stderr, "tfuse-tune: launches: %s: %llu ran %s%s\n",
+                 launch_where(s, grid, block, k.smem, dev->second).c_str(), it->second, label, times);
+  }
+}
+
 /* The environment and the wisdom file are read when the program loads,
  * not at its first tuned launch: file input there added about 0.1 ms to the
  * first launch, which programs that time a few short launches count (seen
@@ -329,6 +404,8 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
     return 0; /* an empty launch fails whichever candidate runs: the original's launch reports it */
   int dev = 0;
   cudaGetDevice(&dev);
+  if (g_report)
+    count_launch(s, shape_key(s, dev, grid, block, smem));
   std::map<ShapeKey, int>::const_iterator seen = g_shapes.find(shape_key(s, dev, grid, block, smem));
   if (seen != g_shapes.end()) {
     cache_site(s, dev, grid, block, smem, seen->second);
@@ -337,13 +414,7 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
   const DeviceInfo &info = device_info(dev);
   if (!info.ok)
     return 0; /* the original's launch reports what is wrong */
-  char sms[32], bytes[32];
-  std::snprintf(sms, sizeof sms, "%d", info.sms);
-  std::snprintf(bytes, sizeof bytes, "%zu", smem);
-  std::string name = info.name;
-  std::replace(name.begin(), name.end(), '\t', ' ');
-  std::string key = kernel_name(s) + "\t" + s->hash + "\t" + shape(grid) + "\t" + shape(block) + "\t" + bytes +
-                    "\t" + name + "\t" + sms;
+  std::string key = launch_key(s, grid, block, smem, info);
 
   std::map<std::string, Decision>::const_iterator it = g_decided.find(key);
   if (it != g_decided.end()) {
@@ -357,10 +428,9 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
     if (c >= 0) {
       g_decided[key] = it->second;
       if (g_report)
-        std::fprintf(stderr, "tfuse-tune: kernel '%s' at %s, grid (%s) block (%s) smem %zu, %s (%d SMs): %s, from "
-                             "the wisdom file (%.4f ms, original %.4f ms)\n",
-                     kernel_name(s).c_str(), s->site, shape(grid).c_str(), shape(block).c_str(), smem, info.name.c_str(),
-                     info.sms, it->second.label.c_str(), it->second.ms, it->second.orig_ms);
+        std::fprintf(stderr, "tfuse-tune: %s: %s, from the wisdom file (%.4f ms, original %.4f ms)\n",
+                     launch_where(s, grid, block, smem, info).c_str(), it->second.label.c_str(), it->second.ms,
+                     it->second.orig_ms);
       cache(s, dev, grid, block, smem, c);
       return c;
     }
@@ -389,10 +459,7 @@ extern "C" int tfuse_tune_choose(tfuse_tune_site *s, dim3 grid, dim3 block, size
   tfuse_tune_launch *t = new tfuse_tune_launch;
   t->site = s;
   t->key = key;
-  char where[512];
-  std::snprintf(where, sizeof where, " at %s, grid (%s) block (%s) smem %zu, %s (%d SMs)", s->site,
-                shape(grid).c_str(), shape(block).c_str(), smem, info.name.c_str(), info.sms);
-  t->where = "kernel '" + kernel_name(s) + "'" + where;
+  t->where = launch_where(s, grid, block, smem, info);
   t->grid = grid;
   t->block = block;
   t->smem = smem;

@@ -53,7 +53,8 @@ typedef struct {
 
 /* One launch site.  The emitted code fills the first six or seven fields;
  * the rest is the runtime's, zero at start: the last key seen here and its
- * choice. */
+ * choice, and the launches of that key not yet counted into the runtime's
+ * record of it (`counted`), for TFUSE_TUNE_REPORT's launch counts. */
 typedef struct {
   const char *kernel, *hash, *site;
   int ncand;
@@ -66,6 +67,8 @@ typedef struct {
   int last_choice, last_device;
   unsigned int last_shape[6];
   size_t last_smem;
+  unsigned long long launches;
+  void *counted;
 } tfuse_tune_site;
 
 typedef struct tfuse_tune_launch tfuse_tune_launch;
@@ -91,7 +94,10 @@ public:
     if (s->cached && s->last_device == dev && s->last_smem == smem && s->last_shape[0] == g.x &&
         s->last_shape[1] == g.y && s->last_shape[2] == g.z && s->last_shape[3] == b.x && s->last_shape[4] == b.y &&
         s->last_shape[5] == b.z)
-      c_ = s->last_choice; /* the steady state: one comparison */
+    {
+      c_ = s->last_choice; /* the steady state: one comparison, and a count */
+      __atomic_fetch_add(&s->launches, 1ULL, __ATOMIC_RELAXED);
+    }
     else
       c_ = tfuse_tune_choose(s, g, b, smem, stream, &t_);
   }

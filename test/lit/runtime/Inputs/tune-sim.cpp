@@ -12,8 +12,9 @@
  * (kernel k2, no static bytes); block.x:4 dividing (k4, 4096 static
  * bytes); block.x:8 dividing without an address (a template kernel whose
  * launch deduces its arguments); thread.x:2.  Times: 1, 0.5, 0.25, 0.2,
- * 0.9 ms.  Launched with dynamic sizes 20000 and 30000 bytes; prints the
- * choice of each and the candidates each run launched. */
+ * 0.9 ms.  Launched with dynamic sizes 20000, 30000, 20000 and 20000 bytes
+ * (the last in the site's one-entry cache); prints the choice of each and
+ * the candidates each run launched. */
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -118,8 +119,8 @@ int main() {
                                           {1, 0, 8u, "block.x:8", 1, 0},
                                           {2, 0, 2u, "thread.x:2"}};
   static tfuse_tune_site site = {"rev", "0123456789abcdef", "sim.cu:1", 5, cands, 0};
-  const size_t sizes[] = {20000, 30000, 20000};
-  for (int l = 0; l < 3; l++) {
+  const size_t sizes[] = {20000, 30000, 20000, 20000};
+  for (int l = 0; l < 4; l++) {
     std::printf("sim: launch with %zu bytes\n", sizes[l]);
     auto launch = [&](int c) {
       std::printf("sim: runs %s\n", cands[c].label);
