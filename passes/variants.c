@@ -258,6 +258,8 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   /* The tune space: -tune-space, else -candidates (or the default) in
    * the kernel's own mode and dimension. */
   Vec space = {0};
+  char *first_out = NULL; /* the first candidate left out, and why */
+  unsigned first_off = 0;
   if (opt->tune_space)
     tune_space_parse(opt->tune_space, true, &space);
   else {
@@ -328,6 +330,10 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
       if (opt->report)
         remark_at(off ? off : k->fn->loc, "-factor auto: candidate %s of '%s' left out: %s", label, k->sym->name,
                   msg ? msg : "it cannot be coarsened");
+      if (!first_out) {
+        first_out = arena_printf("%s: %s", label, msg ? msg : "it cannot be coarsened");
+        first_off = off;
+      }
       continue;
     }
     Variant *var = arena_alloc(sizeof *var);
@@ -348,6 +354,12 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
       remark_at(k->fn->loc, "-factor auto: candidate %s of '%s' emitted as '%s'", label, k->sym->name, var->name);
   }
   vec_free(&space);
+  /* Only the original: nothing to tune, and the kernel is not coarsened. */
+  if (k->variants.len == 1) {
+    error_at(first_off ? first_off : k->fn->loc, "no candidate of '%s' can be coarsened with -factor auto%s%s",
+             k->sym->name, first_out ? " (the first, " : "", first_out ? arena_printf("%s)", first_out) : "");
+    return false;
+  }
 
   /* The tuner runs candidates on a snapshot; the analyses of the last
    * candidate (effects_prepare) serve to tell whether that is safe. */

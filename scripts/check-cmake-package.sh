@@ -2,7 +2,8 @@
 # Checks the installable CMake package end to end:
 #
 #   1. installs the tfuse build tree into a temporary prefix
-#      (cmake --install BUILD --prefix TMP/prefix);
+#      (cmake --install BUILD --prefix TMP/prefix): tfuse, tfuse-tune and
+#      tfuse-report run from it;
 #   2. configures and builds a copy of samples/cmake-project against it with
 #      Ninja (find_package(tfuse CONFIG REQUIRED), tfuse_coarsen(... FACTOR 4));
 #   3. checks that saxpy.tfuse.k4.cu was generated and is coarsened
@@ -83,12 +84,13 @@ fi
 run "building tfuse in $build failed" cmake --build "$build"
 prefix=$tmp/prefix
 run "cmake --install failed" cmake --install "$build" --prefix "$prefix"
-for f in bin/tfuse include/tfuse/prelude.h lib/cmake/tfuse/tfuseConfig.cmake \
+for f in bin/tfuse bin/tfuse-tune bin/tfuse-report include/tfuse/prelude.h lib/cmake/tfuse/tfuseConfig.cmake \
          lib/cmake/tfuse/tfuseConfigVersion.cmake lib/cmake/tfuse/tfuseTargets.cmake \
          lib/cmake/tfuse/tfuseCoarsen.cmake; do
   [ -e "$prefix/$f" ] || fail "install did not write $f"
 done
 run "installed tfuse does not run" "$prefix/bin/tfuse" -version
+run "installed tfuse-report does not run" "$prefix/bin/tfuse-report" --help
 
 # ---- 2. configure and build the sample -------------------------------------
 src=$tmp/src
