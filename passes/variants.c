@@ -316,6 +316,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
     v.shared = (Vec){0};
     v.promoted = (Vec){0};
     v.variants = (Vec){0};
+    v.constructs = (Vec){0};
     v.variant_tag = variant_suffix(&v.p);
     clear_promo(k->fn);
     EditList vel = {0};
@@ -336,6 +337,10 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
       }
       continue;
     }
+    /* The census (-report-json): the rows any candidate reaches. */
+    for (int c = 0; c < v.constructs.len; c++)
+      if (!vec_has_item(&k->constructs, v.constructs.items[c]))
+        vec_push(&k->constructs, v.constructs.items[c]);
     Variant *var = arena_alloc(sizeof *var);
     var->p = v.p;
     var->whole_warps = v.whole_warps;
