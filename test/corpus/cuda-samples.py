@@ -627,6 +627,33 @@ def link_libs(build, sample_dir):
     return libs
 
 
+def pass_criteria(text):
+    """How a self-checking sample's run is judged, from its sources' text: exit status 0, no failure words, and
+    its own pass words where it prints some."""
+    crit = {"exit_code": 0, "fail_regex": FAIL_RE}
+    pw = PASS_WORDS_RE.search(text)
+    if pw:
+        crit["stdout_regex"] = re.escape(pw.group(0))
+    return crit
+
+
+def finish_pack(dst, meta, command, what):
+    """A pack's common part: the tuning runtime's sources, these scripts, pack.json (meta) and run.sh, which
+    runs `cuda-samples.py COMMAND` (said in its comment: what); returns the pack's size in MiB."""
+    for f in TUNE_FILES:
+        os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, f), os.path.join(dst, f))
+    for f in (__file__, os.path.join(HERE, "corpus_gpu.py"), os.path.join(ROOT, "test", "fuzz", "gpu_run.py")):
+        shutil.copy(f, dst)
+    with open(os.path.join(dst, "pack.json"), "w") as fh:
+        json.dump(meta, fh, indent=1)
+    with open(os.path.join(dst, "run.sh"), "w") as fh:
+        fh.write("#!/bin/bash\n# %s: bash run.sh [-j N] [--timeout S]\nhere=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n"
+                 "exec python3 \"$here/cuda-samples.py\" %s --pack \"$here\" \"$@\"\n" % (what, command))
+    os.chmod(os.path.join(dst, "run.sh"), 0o755)
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dst) for f in fs) / 2**20
+
+
 def cmd_gpu_pack(a):
     w = work_paths(a.work)
     dst = os.path.abspath(a.to)
@@ -670,12 +697,8 @@ def cmd_gpu_pack(a):
                          "cmd": pack_words(words, w["src"], cuda_alias if words[0].startswith(cuda_alias) else cuda)})
         name = os.path.basename(sd)
         text = "".join(open(e["file"], errors="replace").read() for e in entries)
-        pw = PASS_WORDS_RE.search(text)
-        crit = {"exit_code": 0, "fail_regex": FAIL_RE}
-        if pw:
-            crit["stdout_regex"] = re.escape(pw.group(0))
         samples.append({"name": name, "dir": rel, "objects": objs, "rdc": rdc, "libs": link_libs(w["build"], rel),
-                        "run": args.get(name, {}).get("args", []), "pass": crit, "changed": changed,
+                        "run": args.get(name, {}).get("args", []), "pass": pass_criteria(text), "changed": changed,
                         "forms": [f for f in forms if f == "original" or changed.get(f)]})
         for tag in samples[-1]["forms"]:
             shutil.copytree(os.path.join(forms[tag], rel), os.path.join(dst, tag, rel),
@@ -685,21 +708,10 @@ def cmd_gpu_pack(a):
         for f in glob.glob(os.path.join(forms[tag], "Common", "*")):
             if os.path.isfile(f):
                 shutil.copy(f, os.path.join(dst, tag, "Common"))
-    for f in TUNE_FILES:
-        os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
-        shutil.copy(os.path.join(ROOT, f), os.path.join(dst, f))
-    for f in (__file__, os.path.join(HERE, "corpus_gpu.py"), os.path.join(ROOT, "test", "fuzz", "gpu_run.py")):
-        shutil.copy(f, dst)
-    with open(os.path.join(dst, "pack.json"), "w") as fh:
-        json.dump({"samples": samples, "forms": list(forms)}, fh, indent=1)
-    with open(os.path.join(dst, "run.sh"), "w") as fh:
-        fh.write("#!/bin/bash\n# Builds and runs the self-checking cuda-samples of this pack in each form: "
-                 "bash run.sh [-j N] [--timeout S]\nhere=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n"
-                 "exec python3 \"$here/cuda-samples.py\" gpu-run --pack \"$here\" \"$@\"\n")
-    os.chmod(os.path.join(dst, "run.sh"), 0o755)
-    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dst) for f in fs)
+    size = finish_pack(dst, {"samples": samples, "forms": list(forms)}, "gpu-run",
+                       "Builds and runs the self-checking cuda-samples of this pack in each form")
     print("gpu-pack: %s: %d samples (%s), forms %s, %.1f MiB" % (dst, len(samples), ", ".join(
-        s["name"] for s in samples), ", ".join(forms), size / 2**20))
+        s["name"] for s in samples), ", ".join(forms), size))
     return 0
 
 
@@ -865,27 +877,13 @@ def cmd_tree_pack(a):
         name = os.path.basename(sd)
         text = "".join(open(os.path.join(w["src"], rel, f), errors="replace").read()
                        for f in sorted(os.listdir(os.path.join(w["src"], rel))) if f.endswith((".cu", ".cpp")))
-        pw = PASS_WORDS_RE.search(text)
-        crit = {"exit_code": 0, "fail_regex": FAIL_RE}
-        if pw:
-            crit["stdout_regex"] = re.escape(pw.group(0))
-        samples.append({"name": name, "dir": rel, "run": args.get(name, {}).get("args", []), "pass": crit,
+        samples.append({"name": name, "dir": rel, "run": args.get(name, {}).get("args", []), "pass": pass_criteria(text),
                         "changed": {f: [x for x in forms[f]["written"] if x.startswith(rel + "/")] for f in forms}})
-    for f in TUNE_FILES:
-        os.makedirs(os.path.dirname(os.path.join(dst, f)), exist_ok=True)
-        shutil.copy(os.path.join(ROOT, f), os.path.join(dst, f))
-    for f in (__file__, os.path.join(HERE, "corpus_gpu.py"), os.path.join(ROOT, "test", "fuzz", "gpu_run.py")):
-        shutil.copy(f, dst)
-    with open(os.path.join(dst, "pack.json"), "w") as fh:
-        json.dump({"samples": samples, "forms": forms}, fh, indent=1)
-    with open(os.path.join(dst, "run.sh"), "w") as fh:
-        fh.write("#!/bin/bash\n# Builds the whole cuda-samples tree with its own CMake (Ninja) build in each form "
-                 "and runs the self-checking samples: bash run.sh [-j N]\nhere=\"$(cd \"$(dirname \"$0\")\" && "
-                 "pwd)\"\nexec python3 \"$here/cuda-samples.py\" tree-run --pack \"$here\" \"$@\"\n")
-    os.chmod(os.path.join(dst, "run.sh"), 0o755)
-    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dst) for f in fs)
+    size = finish_pack(dst, {"samples": samples, "forms": forms}, "tree-run",
+                       "Builds the whole cuda-samples tree with its own CMake (Ninja) build in each form and runs "
+                       "the self-checking samples")
     print("tree-pack: %s: forms %s, %d self-checking samples, %.1f MiB" % (dst, ", ".join(forms), len(samples),
-                                                                          size / 2**20))
+                                                                          size))
     return 0
 
 
