@@ -982,11 +982,8 @@ static void finish_twin(Gathered *gt, Job *j, int status) {
 
 /* ---- what the groups' texts missed ---- */
 
-/* A group that cannot be written after all: its staged files go, its
- * kernels stay unchanged and its inputs are reported failed, for `why`. */
-static void drop_group(Gathered *gt, Group *g, const char *why) {
-  g->failed = true;
-  gt->failed_groups++;
+/* The files group g staged go. */
+static void unstage(Gathered *gt, const Group *g) {
   for (int i = 0; i < gt->outs.len;) {
     OutRec *o = gt->outs.items[i];
     if (o->g != g) {
@@ -996,6 +993,14 @@ static void drop_group(Gathered *gt, Group *g, const char *why) {
     unlink(o->staged);
     gt->outs.items[i] = gt->outs.items[--gt->outs.len];
   }
+}
+
+/* A group that cannot be written after all: its staged files go, its
+ * kernels stay unchanged and its inputs are reported failed, for `why`. */
+static void drop_group(Gathered *gt, Group *g, const char *why) {
+  g->failed = true;
+  gt->failed_groups++;
+  unstage(gt, g);
   for (int i = 0; i < gt->kernels.len; i++) {
     KernelRec *r = gt->kernels.items[i];
     if (r->g == g && !strcmp(r->decision, "coarsened")) {
@@ -1214,15 +1219,7 @@ static void check_twins(Gathered *gt, Vec *groups, const Options *opt) {
       fprintf(stderr, "%s: %s: %s\n", t->alt->path, opt->keep_going ? "warning" : "error", why);
       drop_group(gt, g, why);
     }
-    for (int j = 0; j < gt->outs.len;) {
-      OutRec *o = gt->outs.items[j];
-      if (o->g != t) {
-        j++;
-        continue;
-      }
-      unlink(o->staged);
-      gt->outs.items[j] = gt->outs.items[--gt->outs.len];
-    }
+    unstage(gt, t);
   }
 }
 
