@@ -638,147 +638,17 @@ CgQuery cg_query_of(Node *call) {
 /* ---- functions tfuse knows without reading their bodies ---- */
 
 /* CUDA's device intrinsics and math, and the C library functions device
- * code may call, by name (a name ending in '*' is a prefix; `C::*` is every
- * member of a class whose name starts with C); the first match wins.  Only
- * functions declared in system headers are looked up, so a user's own
- * `max` or `atomicAdd` is analysed by its body.  A system function not
- * listed here is analysed by its body when tfuse can read one that does not
- * test __CUDA_ARCH__, else refused. */
+ * code may call, by name: the table is data, passes/functions.def (how a
+ * name matches is said there). */
 typedef struct {
   const char *name;
   FnClass cls;
 } KnownFn;
 
 static const KnownFn known_fns[] = {
-    /* barriers and block-wide collectives */
-    {"__syncthreads", FN_BARRIER},
-    {"__syncthreads_count", FN_BLOCK_REDUCE}, {"__syncthreads_and", FN_BLOCK_REDUCE},
-    {"__syncthreads_or", FN_BLOCK_REDUCE}, {"syncthreads_count", FN_BLOCK_REDUCE},
-    {"syncthreads_and", FN_BLOCK_REDUCE}, {"syncthreads_or", FN_BLOCK_REDUCE},
-    /* the physical block's cluster, named barriers, asynchronous barriers,
-     * the device runtime (launches from the device, grid dependencies) */
-    {"__cluster*", FN_UNSUPPORTED}, {"__isClusterShared", FN_UNSUPPORTED}, {"__barrier_*", FN_UNSUPPORTED},
-    {"__mbarrier*", FN_UNSUPPORTED}, {"cudaCG*", FN_UNSUPPORTED}, {"cuda*", FN_UNSUPPORTED},
-    {"__cudaCDP*", FN_UNSUPPORTED}, {"__fetch_builtin_*", FN_UNSUPPORTED},
-    /* warp-synchronous */
-    {"__shfl*", FN_WARP}, {"__ballot*", FN_WARP}, {"__any", FN_WARP}, {"__all", FN_WARP},
-    {"__any_sync", FN_WARP}, {"__all_sync", FN_WARP}, {"__uni_sync", FN_WARP}, {"__activemask", FN_WARP},
-    {"__syncwarp", FN_WARP}, {"__match*", FN_WARP}, {"__reduce_*", FN_WARP}, {"ballot", FN_WARP},
-    {"any", FN_WARP}, {"all", FN_WARP}, {"load_matrix_sync", FN_WARP}, {"store_matrix_sync", FN_WARP},
-    {"mma_sync", FN_WARP}, {"bmma_sync", FN_WARP}, {"fill_fragment", FN_WARP},
-    /* fences */
-    {"__threadfence*", FN_FENCE}, {"__nv_atomic_thread_fence", FN_FENCE},
-    /* loads */
-    {"__ldcv", FN_LOAD_SHARED}, {"__ldlu", FN_LOAD_SHARED},
-    {"__ldg", FN_LOAD}, {"__ldca", FN_LOAD}, {"__ldcg", FN_LOAD}, {"__ldcs", FN_LOAD},
-    {"tex1D*", FN_LOAD}, {"tex2D*", FN_LOAD}, {"tex3D*", FN_LOAD}, {"texCubemap*", FN_LOAD},
-    {"__tex_fetch*", FN_LOAD}, {"surf1Dread", FN_LOAD}, {"surf2Dread", FN_LOAD}, {"surf3Dread", FN_LOAD},
-    {"surf1DLayeredread", FN_LOAD}, {"surf2DLayeredread", FN_LOAD}, {"surfCubemapread", FN_LOAD},
-    {"surfCubemapLayeredread", FN_LOAD},
-    /* stores: atomics (CUDA's and the compiler's), cache-hinted stores,
-     * surfaces, memory copies, random number generators (their state) */
-    {"atomic*", FN_STORE}, {"__iAtomic*", FN_STORE}, {"__uAtomic*", FN_STORE}, {"__fAtomic*", FN_STORE},
-    {"__dAtomic*", FN_STORE}, {"__llAtomic*", FN_STORE}, {"__ullAtomic*", FN_STORE},
-    {"__illAtomic*", FN_STORE}, {"__usAtomic*", FN_STORE}, {"__atomic_*", FN_STORE}, {"__c11_atomic_*", FN_STORE},
-    {"__nv_atomic_*", FN_STORE}, /* nvcc's; declared by parse.c's compat header (loads too: per copy) */
-    {"__hip_atomic*", FN_STORE}, {"__stwb", FN_STORE}, {"__stcg", FN_STORE}, {"__stcs", FN_STORE},
-    {"__stwt", FN_STORE}, {"surf1Dwrite", FN_STORE}, {"surf2Dwrite", FN_STORE}, {"surf3Dwrite", FN_STORE},
-    {"surf1DLayeredwrite", FN_STORE}, {"surf2DLayeredwrite", FN_STORE}, {"surfCubemapwrite", FN_STORE},
-    {"surfCubemapLayeredwrite", FN_STORE}, {"memcpy", FN_STORE}, {"memset", FN_STORE}, {"memmove", FN_STORE},
-    {"__builtin_memcpy", FN_STORE}, {"__builtin_memset", FN_STORE}, {"__builtin_memmove", FN_STORE},
-    {"__nv_memcpy_async*", FN_STORE}, {"__pipeline_*", FN_STORE}, {"curand*", FN_STORE},
-    /* effects of their own */
-    {"printf", FN_EFFECT}, {"vprintf", FN_EFFECT}, {"__assert_fail", FN_EFFECT}, {"__assertfail", FN_EFFECT},
-    {"__assert_rtn", FN_EFFECT}, {"__assert", FN_EFFECT}, {"_assert", FN_EFFECT}, {"__trap", FN_EFFECT},
-    {"__brkpt", FN_EFFECT}, {"__prof_trigger", FN_EFFECT}, {"__nanosleep", FN_EFFECT},
-    {"__builtin_trap", FN_EFFECT}, {"__builtin_abort", FN_EFFECT}, {"abort", FN_EFFECT},
-    /* memory allocation */
-    {"malloc", FN_ALLOC}, {"free", FN_ALLOC}, {"__builtin_alloca*", FN_ALLOC},
-    {"__builtin_operator_new", FN_ALLOC}, {"__builtin_operator_delete", FN_ALLOC},
-    /* time and performance counters */
-    {"clock", FN_CLOCK}, {"clock64", FN_CLOCK}, {"__globaltimer", FN_CLOCK}, {"__builtin_readcyclecounter", FN_CLOCK},
-    {"__pm0", FN_CLOCK}, {"__pm1", FN_CLOCK}, {"__pm2", FN_CLOCK}, {"__pm3", FN_CLOCK},
-    /* compiler builtins: pure but for the ones above and the target's own */
-    {"__builtin_nvvm*", FN_UNKNOWN}, {"__builtin_ptx*", FN_UNKNOWN}, {"__builtin_*", FN_PURE},
-    /* pure: libdevice, intrinsics, conversions, half and bfloat16
-     * arithmetic, SIMD-in-a-word, address-space queries */
-    {"__nv_*", FN_PURE}, {"__h*", FN_PURE}, {"__internal_*", FN_PURE}, {"__float2*", FN_PURE},
-    {"__float_as*", FN_PURE}, {"__floats2*", FN_PURE}, {"__float22*", FN_PURE}, {"__float_simpl_*", FN_PURE},
-    {"__double2*", FN_PURE}, {"__double_as*", FN_PURE}, {"__int2*", FN_PURE}, {"__int_as*", FN_PURE},
-    {"__uint2*", FN_PURE}, {"__uint_as*", FN_PURE}, {"__ll2*", FN_PURE}, {"__ull2*", FN_PURE},
-    {"__short2*", FN_PURE}, {"__ushort2*", FN_PURE}, {"__short_as*", FN_PURE}, {"__ushort_as*", FN_PURE},
-    {"__longlong_as*", FN_PURE}, {"__bfloat16*", FN_PURE}, {"__bfloat162*", FN_PURE}, {"__low2*", FN_PURE},
-    {"__lows2*", FN_PURE}, {"__lowhigh2highlow", FN_PURE}, {"__bool2mask", FN_PURE},
-    {"__fadd_*", FN_PURE}, {"__fsub_*", FN_PURE}, {"__fmul_*", FN_PURE}, {"__fdiv_*", FN_PURE},
-    {"__fdividef", FN_PURE}, {"__frcp_*", FN_PURE}, {"__fsqrt_*", FN_PURE}, {"__frsqrt_*", FN_PURE},
-    {"__fma*", FN_PURE}, {"__dadd_*", FN_PURE}, {"__dsub_*", FN_PURE}, {"__dmul_*", FN_PURE},
-    {"__ddiv_*", FN_PURE}, {"__drcp_*", FN_PURE}, {"__dsqrt_*", FN_PURE}, {"__expf", FN_PURE},
-    {"__exp10f", FN_PURE}, {"__logf", FN_PURE}, {"__log2f", FN_PURE}, {"__log10f", FN_PURE}, {"__sinf", FN_PURE},
-    {"__cosf", FN_PURE}, {"__tanf", FN_PURE}, {"__sincosf", FN_PURE}, {"__powf", FN_PURE},
-    {"__saturatef", FN_PURE}, {"__finite*", FN_PURE}, {"__isinf*", FN_PURE}, {"__isnan*", FN_PURE},
-    {"__isfinite*", FN_PURE}, {"__signbit*", FN_PURE}, {"__popc*", FN_PURE}, {"__clz*", FN_PURE},
-    {"__ffs*", FN_PURE}, {"__brev*", FN_PURE}, {"__byte_perm", FN_PURE}, {"__funnelshift_*", FN_PURE},
-    {"__mul24", FN_PURE}, {"__umul24", FN_PURE}, {"__mulhi", FN_PURE}, {"__umulhi", FN_PURE},
-    {"__mul64hi", FN_PURE}, {"__umul64hi", FN_PURE}, {"__sad", FN_PURE}, {"__usad", FN_PURE},
-    {"__rhadd", FN_PURE}, {"__urhadd", FN_PURE}, {"__uhadd", FN_PURE}, {"__fns", FN_PURE}, {"__dp4a", FN_PURE},
-    {"__dp2a_*", FN_PURE}, {"__v*", FN_PURE}, {"__isShared", FN_PURE}, {"__isGlobal", FN_PURE},
-    {"__isConstant", FN_PURE}, {"__isLocal", FN_PURE}, {"__isGridConstant", FN_PURE}, {"__isCtaShared", FN_PURE},
-    {"__cvta_*", FN_PURE}, {"__muldc3", FN_PURE}, {"__mulsc3", FN_PURE}, {"__divdc3", FN_PURE},
-    {"__divsc3", FN_PURE}, {"make_*", FN_PURE},
-    /* pure: CUDA's math API (also std:: and cuda::std:: of the same names) */
-    {"abs", FN_PURE}, {"labs", FN_PURE}, {"llabs", FN_PURE}, {"min", FN_PURE}, {"max", FN_PURE},
-    {"umin", FN_PURE}, {"umax", FN_PURE}, {"llmin", FN_PURE}, {"llmax", FN_PURE}, {"ullmin", FN_PURE},
-    {"ullmax", FN_PURE}, {"fabs", FN_PURE}, {"fabsf", FN_PURE}, {"fmin", FN_PURE}, {"fminf", FN_PURE},
-    {"fmax", FN_PURE}, {"fmaxf", FN_PURE}, {"fdim", FN_PURE}, {"fdimf", FN_PURE}, {"fma", FN_PURE},
-    {"fmaf", FN_PURE}, {"fmod", FN_PURE}, {"fmodf", FN_PURE}, {"remainder", FN_PURE}, {"remainderf", FN_PURE},
-    {"remquo", FN_PURE}, {"remquof", FN_PURE}, {"fdivide", FN_PURE}, {"fdividef", FN_PURE},
-    {"sqrt", FN_PURE}, {"sqrtf", FN_PURE}, {"rsqrt", FN_PURE}, {"rsqrtf", FN_PURE}, {"cbrt", FN_PURE},
-    {"cbrtf", FN_PURE}, {"rcbrt", FN_PURE}, {"rcbrtf", FN_PURE}, {"hypot", FN_PURE}, {"hypotf", FN_PURE},
-    {"rhypot", FN_PURE}, {"rhypotf", FN_PURE}, {"norm*", FN_PURE}, {"rnorm*", FN_PURE},
-    {"exp", FN_PURE}, {"expf", FN_PURE}, {"exp2", FN_PURE}, {"exp2f", FN_PURE}, {"exp10", FN_PURE},
-    {"exp10f", FN_PURE}, {"expm1", FN_PURE}, {"expm1f", FN_PURE}, {"log", FN_PURE}, {"logf", FN_PURE},
-    {"log2", FN_PURE}, {"log2f", FN_PURE}, {"log10", FN_PURE}, {"log10f", FN_PURE}, {"log1p", FN_PURE},
-    {"log1pf", FN_PURE}, {"logb", FN_PURE}, {"logbf", FN_PURE}, {"ilogb", FN_PURE}, {"ilogbf", FN_PURE},
-    {"pow", FN_PURE}, {"powf", FN_PURE}, {"powi", FN_PURE}, {"powif", FN_PURE}, {"ldexp", FN_PURE},
-    {"ldexpf", FN_PURE}, {"frexp", FN_PURE}, {"frexpf", FN_PURE}, {"scalbn", FN_PURE}, {"scalbnf", FN_PURE},
-    {"scalbln", FN_PURE}, {"scalblnf", FN_PURE}, {"modf", FN_PURE}, {"modff", FN_PURE},
-    {"sin", FN_PURE}, {"sinf", FN_PURE}, {"cos", FN_PURE}, {"cosf", FN_PURE}, {"tan", FN_PURE},
-    {"tanf", FN_PURE}, {"sincos", FN_PURE}, {"sincosf", FN_PURE}, {"sinpi", FN_PURE}, {"sinpif", FN_PURE},
-    {"cospi", FN_PURE}, {"cospif", FN_PURE}, {"sincospi", FN_PURE}, {"sincospif", FN_PURE},
-    {"asin", FN_PURE}, {"asinf", FN_PURE}, {"acos", FN_PURE}, {"acosf", FN_PURE}, {"atan", FN_PURE},
-    {"atanf", FN_PURE}, {"atan2", FN_PURE}, {"atan2f", FN_PURE}, {"sinh", FN_PURE}, {"sinhf", FN_PURE},
-    {"cosh", FN_PURE}, {"coshf", FN_PURE}, {"tanh", FN_PURE}, {"tanhf", FN_PURE}, {"asinh", FN_PURE},
-    {"asinhf", FN_PURE}, {"acosh", FN_PURE}, {"acoshf", FN_PURE}, {"atanh", FN_PURE}, {"atanhf", FN_PURE},
-    {"erf", FN_PURE}, {"erff", FN_PURE}, {"erfc", FN_PURE}, {"erfcf", FN_PURE}, {"erfinv", FN_PURE},
-    {"erfinvf", FN_PURE}, {"erfcinv", FN_PURE}, {"erfcinvf", FN_PURE}, {"erfcx", FN_PURE}, {"erfcxf", FN_PURE},
-    {"normcdf*", FN_PURE}, {"lgamma", FN_PURE}, {"lgammaf", FN_PURE}, {"tgamma", FN_PURE},
-    {"tgammaf", FN_PURE}, {"j0", FN_PURE}, {"j0f", FN_PURE}, {"j1", FN_PURE}, {"j1f", FN_PURE}, {"jn", FN_PURE},
-    {"jnf", FN_PURE}, {"y0", FN_PURE}, {"y0f", FN_PURE}, {"y1", FN_PURE}, {"y1f", FN_PURE}, {"yn", FN_PURE},
-    {"ynf", FN_PURE}, {"cyl_bessel_i0*", FN_PURE}, {"cyl_bessel_i1*", FN_PURE},
-    {"floor", FN_PURE}, {"floorf", FN_PURE}, {"ceil", FN_PURE}, {"ceilf", FN_PURE}, {"trunc", FN_PURE},
-    {"truncf", FN_PURE}, {"round", FN_PURE}, {"roundf", FN_PURE}, {"rint", FN_PURE}, {"rintf", FN_PURE},
-    {"nearbyint", FN_PURE}, {"nearbyintf", FN_PURE}, {"lrint", FN_PURE}, {"lrintf", FN_PURE},
-    {"llrint", FN_PURE}, {"llrintf", FN_PURE}, {"lround", FN_PURE}, {"lroundf", FN_PURE}, {"llround", FN_PURE},
-    {"llroundf", FN_PURE}, {"copysign", FN_PURE}, {"copysignf", FN_PURE}, {"nextafter", FN_PURE},
-    {"nextafterf", FN_PURE}, {"nan", FN_PURE}, {"nanf", FN_PURE}, {"signbit", FN_PURE}, {"isfinite", FN_PURE},
-    {"isinf", FN_PURE}, {"isnan", FN_PURE}, {"isnormal", FN_PURE}, {"fpclassify", FN_PURE},
-    {"isgreater", FN_PURE}, {"isgreaterequal", FN_PURE}, {"isless", FN_PURE}, {"islessequal", FN_PURE},
-    {"islessgreater", FN_PURE}, {"isunordered", FN_PURE}, {"dadd", FN_PURE}, {"dsub", FN_PURE},
-    {"dmul", FN_PURE}, {"double2int", FN_PURE}, {"double2uint", FN_PURE}, {"double2ll", FN_PURE},
-    {"double2ull", FN_PURE}, {"float2double", FN_PURE}, {"int2double", FN_PURE}, {"uint2double", FN_PURE},
-    {"ll2double", FN_PURE}, {"ull2double", FN_PURE},
-    /* half and bfloat16 math (cuda_fp16.h, cuda_bf16.h) */
-    {"hceil", FN_PURE}, {"hfloor", FN_PURE}, {"htrunc", FN_PURE}, {"hrint", FN_PURE}, {"hsqrt", FN_PURE},
-    {"hrsqrt", FN_PURE}, {"hrcp", FN_PURE}, {"hexp*", FN_PURE}, {"hlog*", FN_PURE}, {"hsin", FN_PURE},
-    {"hcos", FN_PURE}, {"htanh*", FN_PURE}, {"h2ceil", FN_PURE}, {"h2floor", FN_PURE}, {"h2trunc", FN_PURE},
-    {"h2rint", FN_PURE}, {"h2sqrt", FN_PURE}, {"h2rsqrt", FN_PURE}, {"h2rcp", FN_PURE}, {"h2exp*", FN_PURE},
-    {"h2log*", FN_PURE}, {"h2sin", FN_PURE}, {"h2cos", FN_PURE}, {"h2tanh*", FN_PURE},
-    /* C++ utilities */
-    {"move", FN_PURE}, {"forward", FN_PURE},
-    /* members of CUDA's half, bfloat16 and fp8/fp6/fp4 classes: conversions,
-     * assignments and operators on values (a non-const one writes its object) */
-    {"__half::*", FN_PURE}, {"__nv_bfloat16::*", FN_PURE}, {"__nv_fp8::*", FN_PURE}, {"__nv_fp6::*", FN_PURE},
-    {"__nv_fp4::*", FN_PURE},
+#define F(name, cls) {name, FN_##cls},
+#include "functions.def"
+#undef F
 };
 
 /* cls: for a member, the name of its class, else NULL. */
