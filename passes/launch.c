@@ -1526,24 +1526,9 @@ typedef struct {
 } KernelApi;
 
 static const KernelApi kernel_apis[] = {
-    {"cudaFuncSetCacheConfig", 0, API_SETTER},
-    {"cudaFuncSetSharedMemConfig", 0, API_SETTER},
-    {"cudaFuncSetAttribute", 0, API_SET_ATTRIBUTE},
-    {"cudaFuncGetAttributes", 1, API_QUERY},
-    {"cudaFuncGetParamInfo", 0, API_QUERY},
-    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", 1, API_QUERY},
-    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", 1, API_QUERY},
-    {"cudaOccupancyMaxPotentialBlockSize", 2, API_QUERY},
-    {"cudaOccupancyMaxPotentialBlockSizeWithFlags", 2, API_QUERY},
-    {"cudaOccupancyMaxPotentialBlockSizeVariableSMem", 2, API_QUERY},
-    {"cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags", 2, API_QUERY},
-    {"cudaOccupancyAvailableDynamicSMemPerBlock", 1, API_QUERY},
-    {"cudaOccupancyMaxPotentialClusterSize", 1, API_QUERY},
-    {"cudaOccupancyMaxActiveClusters", 1, API_QUERY},
-    {"cudaFuncGetName", 1, API_NAME},
-    {"cudaLaunchKernel", 0, API_LAUNCH},
-    {"cudaLaunchCooperativeKernel", 0, API_LAUNCH},
-    {"cudaLaunchKernelEx", 1, API_LAUNCH_EX},
+#define A(name, kernel_arg, kind) {name, kernel_arg, API_##kind},
+#include "host_apis.def"
+#undef A
 };
 
 enum { API_MAX_ARGS = 16 };
