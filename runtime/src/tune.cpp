@@ -349,7 +349,11 @@ std::string launch_where(const tfuse_tune_site *s, dim3 grid, dim3 block, size_t
  * candidate they ran and, where it was timed, its median and the
  * original's (no CUDA call: the devices were asked before). */
 void print_counts() {
-  std::lock_guard<std::mutex> guard(g_lock);
+  /* An exit from inside the runtime (fatal(), with the lock held) says
+   * nothing more: waiting for the lock would never end. */
+  std::unique_lock<std::mutex> guard(g_lock, std::try_to_lock);
+  if (!guard.owns_lock())
+    return;
   for (size_t i = 0; i < g_sites.size(); i++)
     flush_count(g_sites[i]);
   for (std::map<ShapeKey, unsigned long long>::const_iterator it = g_counts.begin(); it != g_counts.end(); ++it) {

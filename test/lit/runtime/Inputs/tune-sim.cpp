@@ -5,8 +5,8 @@
  * FAKE_OPTIN bytes of shared memory (default 100000), kernels that are
  * addresses with a static shared size and a dynamic limit (48 KB less the
  * static bytes until raised; raising it is printed), events whose elapsed
- * time is that of the candidate launched last, no CUDA context (so no
- * timing gate).
+ * time is that of the candidate launched last (with FAKE_EVENT_FAILS set,
+ * recording one fails), no CUDA context (so no timing gate).
  *
  * One site, kernel 'rev', candidates: the original; block.x:2 dividing
  * (kernel k2, no static bytes); block.x:4 dividing (k4, 4096 static
@@ -72,7 +72,9 @@ cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t *e) {
   return cudaSuccess;
 }
 cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
-cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
+cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t, cudaStream_t) {
+  return std::getenv("FAKE_EVENT_FAILS") ? cudaErrorUnknown : cudaSuccess; /* the runtime's error exit */
+}
 cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
   *ms = k_ms[g_last];
