@@ -1146,21 +1146,29 @@ static char *thread_serve_condition_of(const Kernel *k, const char *block) {
  * registers (serves_threads) and K dynamic shares (serves_shared, with
  * the kernel's address; serves_shared_unnamed, without).  NULL where
  * nothing needs checking. */
+static char *fit_condition(const Kernel *k, const char *addr, const char *block, bool threads, bool shares);
+
 static char *block_serve_condition(const Unit *u, Node *call, Kernel *k, Span *parts, const char *addr) {
   char *block = span_text(u->src, parts[1]);
-  Buf b = {0};
-  if (threads_may_not_fit(u, call, k, block, addr))
-    buf_printf(&b, "::tfuse_rt::serves_threads(%s, %s, __tf_fb)", addr, block);
   /* K shares of a constant size within 48 KB need no check (nor an
    * opt-in). */
   long bytes = call->nkid > 1 ? call->kid[1]->dyn_bytes : 0;
   bool small = bytes > 0 && (bytes + 15) / 16 * 16 * k->p.factor <= 48 * 1024;
-  if (!k->dyn_shared || small)
-    ;
-  else if (addr)
+  return fit_condition(k, addr, block, threads_may_not_fit(u, call, k, block, addr), k->dyn_shared && !small);
+}
+
+/* The test of block_serve_condition: the merged block's threads'
+ * registers (threads: serves_threads, through the kernel's address addr)
+ * and K shares of `__tf_dsmem` (shares: serves_shared, or
+ * serves_shared_unnamed where addr is NULL); NULL where neither. */
+static char *fit_condition(const Kernel *k, const char *addr, const char *block, bool threads, bool shares) {
+  Buf b = {0};
+  if (threads)
+    buf_printf(&b, "::tfuse_rt::serves_threads(%s, %s, __tf_fb)", addr, block);
+  if (shares && addr)
     buf_printf(&b, "%s::tfuse_rt::serves_shared(%s, %du * (size_t)__tf_dsmem, __tf_fb)", b.len ? " && " : "", addr,
                k->p.factor);
-  else
+  else if (shares)
     buf_printf(&b, "%s::tfuse_rt::serves_shared_unnamed(%du * (size_t)__tf_dsmem, __tf_fb)", b.len ? " && " : "",
                k->p.factor);
   char *t = b.len ? arena_strdup(b.data) : NULL;
@@ -1666,19 +1674,11 @@ static void replace_call(EditList *el, const ApiCall *c, const char *body) {
 }
 
 /* Block mode, an API launch: the condition under which the merged block
- * fits the device (its registers, K dynamic shares of `dsmem`), for
- * `kernel`, an expression of the coarsened kernel's address; NULL where
- * nothing needs checking. */
+ * fits the device, for `kernel`, an expression of the coarsened kernel's
+ * address (a block of run-time size, checked unless launch bounds hold
+ * it). */
 static char *api_block_serve_condition(const Unit *u, const Kernel *k, const char *kernel, const char *block) {
-  Buf b = {0};
-  if (!has_launch_bounds(u->src, k))
-    buf_printf(&b, "::tfuse_rt::serves_threads(%s, %s, __tf_fb)", kernel, block);
-  if (k->dyn_shared)
-    buf_printf(&b, "%s::tfuse_rt::serves_shared(%s, %du * (size_t)__tf_dsmem, __tf_fb)", b.len ? " && " : "", kernel,
-               k->p.factor);
-  char *t = b.len ? arena_strdup(b.data) : NULL;
-  buf_free(&b);
-  return t;
+  return fit_condition(k, kernel, block, !has_launch_bounds(u->src, k), k->dyn_shared);
 }
 
 /* Block mode: cudaLaunchKernel / cudaLaunchCooperativeKernel, through a

@@ -101,8 +101,7 @@ bool compdb_load(const char *dir, Vec *entries) {
         if (!flags_parse_difference(&((CompdbEntry *)seen->alts.items[a])->flags, &e->flags))
           d = NULL;
       if (d) {
-        if (!seen->conflict)
-          seen->conflict = d;
+        e->conflict = d;
         vec_push(&seen->alts, e);
       }
       continue;

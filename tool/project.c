@@ -54,6 +54,7 @@ static Input *make_input(const char *path, const char *real, const CompdbEntry *
     for (int i = 0; i < e->flags.len; i++)
       vec_push(&in->flags, e->flags.items[i]);
   flags_normalize(in->cc, (char *const *)opt->compiler_args.items, opt->compiler_args.len, NULL, &in->flags);
+  in->conflict = e ? e->conflict : NULL;
   return in;
 }
 
@@ -68,7 +69,6 @@ static void add_input(Project *p, const char *path, const char *real, const Comp
   Input *in = make_input(path, real, e, opt);
   for (int i = 0; e && i < e->alts.len; i++)
     vec_push(&in->alts, make_input(path, real, e->alts.items[i], opt));
-  in->conflict = e ? e->conflict : NULL;
   vec_push(&p->inputs, in);
 }
 
@@ -83,8 +83,6 @@ bool project_open(Project *p, const Options *opt) {
       if (e->cuda && access(e->file, R_OK) == 0)
         add_input(p, e->file, e->file, e, opt);
     }
-    if (!ok)
-      return false;
     if (!p->inputs.len) {
       error_plain("'%s/compile_commands.json' lists no CUDA file", opt->compdb_dir);
       return false;

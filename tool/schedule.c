@@ -1208,13 +1208,9 @@ static void check_twins(Gathered *gt, Vec *groups, const Options *opt) {
       continue;
     Group *g = t->twin_of;
     if (!g->failed && (t->failed || !twin_agrees(gt, t))) {
-      const Input *in = NULL;
-      for (int k = 0; k < g->inputs.len && !in; k++)
-        if (!strcmp(((Input *)g->inputs.items[k])->real, t->alt->real))
-          in = g->inputs.items[k];
       const char *why = arena_printf("'%s' is compiled twice with different flags (%s) and %s with the other "
                                      "command's: the files of %s are left unchanged",
-                                     t->alt->path, in && in->conflict ? in->conflict : "?",
+                                     t->alt->path, t->alt->conflict,
                                      t->failed ? "cannot be rewritten" : "is rewritten differently", g->first);
       fprintf(stderr, "%s: %s: %s\n", t->alt->path, opt->keep_going ? "warning" : "error", why);
       drop_group(gt, g, why);

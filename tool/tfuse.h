@@ -292,8 +292,9 @@ typedef struct {
   Compiler cc;
   bool cuda;        /* compiled as CUDA (by nvcc, a .cu file, or clang -x cuda) */
   Vec flags;        /* Flag*: its options, read (flags_normalize) */
-  const char *conflict; /* listed again with flags the parser would read differently: the first difference */
-  Vec alts;             /* CompdbEntry*: those other entries, one per distinct set of flags */
+  Vec alts;             /* CompdbEntry*: the file's other entries whose flags the parser reads differently, one
+                           per distinct set */
+  const char *conflict; /* of such another entry: the first difference from the file's first entry */
 } CompdbEntry;
 
 /* Loads dir/compile_commands.json (CompdbEntry*, first entry of a file
@@ -310,7 +311,7 @@ typedef struct {
   Vec flags;        /* Flag*: the database entry's, then the command line's */
   Vec alts;         /* Input*: the same file with the flags of its other compile commands, where the parser reads
                        them differently (schedule.c rewrites it with each and writes it where all agree) */
-  const char *conflict; /* then the first difference, for messages */
+  const char *conflict; /* of such an alternative: its first difference from the input's flags, for messages */
 } Input;
 
 /* The files of one run: the inputs, and the headers they include that lie

@@ -28,14 +28,14 @@
 // RUN: %nvcc-check %t.xy.cu
 // RUN: sed 's#^//.*##' %s > %t.noptr.cu
 // RUN: %tfuse -factor 2 -check %t.noptr.cu -o %t.check.cu
-// RUN: FileCheck %s --check-prefixes=ALL,CHECK < %t.check.cu
+// RUN: FileCheck %s --check-prefixes=ALL,CHK < %t.check.cu
 // RUN: %nvcc-check %t.check.cu
 // RUN: %tfuse -factor auto -candidates 2 -mode thread %t.noptr.cu -o %t.auto.cu
 // RUN: FileCheck %s --check-prefix=AUTO < %t.auto.cu
 // RUN: %nvcc-check %t.auto.cu
 
 // The original is kept once per kernel.
-// CHECK: /* tfuse -check: the original 'k', run first and compared with it when TFUSE_CHECK=1 */
+// CHK: /* tfuse -check: the original 'k', run first and compared with it when TFUSE_CHECK=1 */
 // ALL-COUNT-1: {{^}}__global__ void k__tf_orig(float *out, int n) {
 // ALL-NOT: {{^}}__global__ void k__tf_orig(
 // BLOCK: /* tfuse: the original 'ptr', which function pointers hold; a launch through one runs 'ptr' coarsened */
