@@ -24,7 +24,12 @@
  *     last place for float and double arguments; a candidate that differs,
  *     or fails to launch, is disqualified.  A qualified one then runs
  *     TFUSE_TUNE_RUNS times (default 5), timed with CUDA events behind a
- *     gate (below), the median counting.  Memory is restored before every
+ *     gate (below), the median counting; its timed runs stop once they add
+ *     up to TFUSE_TUNE_LIMIT_MS (default 1000; one at least).  Where the
+ *     original's check run alone takes longer than that limit, the key is
+ *     not tuned: nothing else runs and the original is the decision (a
+ *     launch of 19 s, tuned, would cost the program minutes; untuned it
+ *     costs one more run of the original).  Memory is restored before every
  *     run.  The fastest remaining candidate wins (the original on a tie),
  *     memory is restored, and the caller runs the winner for real.
  *     The decision is added to the wisdom file (wisdom.h): under a lock
@@ -92,6 +97,7 @@ std::mutex g_lock;
 bool g_started;
 bool g_tune = true, g_report;
 int g_runs = 5;
+double g_limit_ms = 1000; /* TFUSE_TUNE_LIMIT_MS */
 bool g_ulp_on;
 unsigned long long g_ulp;
 std::string g_wisdom_path;
@@ -129,6 +135,9 @@ void start_once() {
   const char *r = std::getenv("TFUSE_TUNE_RUNS");
   if (r && std::atoi(r) > 0)
     g_runs = std::atoi(r);
+  const char *l = std::getenv("TFUSE_TUNE_LIMIT_MS");
+  if (l && std::atof(l) > 0)
+    g_limit_ms = std::atof(l);
   tfuse_snap::read_ulp("tfuse-tune", &g_ulp_on, &g_ulp);
   const char *w = std::getenv("TFUSE_WISDOM");
   g_wisdom_path = w && w[0] ? w : tfuse_wisdom::default_path();
@@ -645,14 +654,17 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
   std::vector<Result> res(s->ncand);
   std::vector<unsigned char> got;
   int launches = 0, expired = 0;
-  for (int c = 0; c < s->ncand; c++) {
+  float slow_ms = 0; /* the original's check run, where it passed the limit: nothing else runs */
+  for (int c = 0; c < s->ncand && !slow_ms; c++) {
     Result &r = res[c];
     if (!feasible(s->cand[c], t->block, t->smem, t->device, &r.status))
       continue;
     /* Run 0 checks the output and is neither timed nor gated: a kernel's
      * first launch may load its module (lazy loading), which waits for the
-     * running gate kernel, i.e. for the gate's time limit. */
-    for (int rep = 0; rep <= g_runs && r.status.empty(); rep++) {
+     * running gate kernel, i.e. for the gate's time limit.  Timed runs stop
+     * once they add up to the limit (one at least). */
+    float spent = 0;
+    for (int rep = 0; rep <= g_runs && r.status.empty() && (rep < 2 || spent < g_limit_ms); rep++) {
       restore(t);
       bool closed = rep > 0 && gate_close(gate, t->stream);
       must(t, cudaEventRecord(e0, t->stream), "recording an event");
@@ -676,12 +688,18 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
         break;
       }
       must(t, cudaEventSynchronize(e1), c == 0 ? "the original kernel failed" : "a candidate kernel failed");
+      float ms = 0;
+      must(t, cudaEventElapsedTime(&ms, e0, e1), "reading an event");
       if (rep > 0) {
         expired += gate_expired(gate, closed);
-        float ms = 0;
-        must(t, cudaEventElapsedTime(&ms, e0, e1), "reading an event");
         r.ms.push_back(ms);
+        spent += ms;
         continue;
+      }
+      if (c == 0 && ms > g_limit_ms) { /* not tuned: the original runs, its check run's time recorded */
+        r.ms.push_back(ms);
+        slow_ms = ms;
+        break;
       }
       /* After the first run: what it wrote, against the original's. */
       for (size_t i = 0; i < t->regions.size() && r.status.empty(); i++) {
@@ -707,6 +725,14 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
       std::sort(v.begin(), v.end());
       r.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
     }
+  }
+  if (slow_ms) {
+    char b[160];
+    std::snprintf(b, sizeof b, "not run: the original's launch took %.1f ms, over the tuning limit (%.0f ms, "
+                  "TFUSE_TUNE_LIMIT_MS)", slow_ms, g_limit_ms);
+    for (int c = 1; c < s->ncand; c++)
+      if (res[c].status.empty())
+        res[c].status = b;
   }
   restore(t);
   must(t, cudaStreamSynchronize(t->stream), "synchronising after tuning");
@@ -736,8 +762,13 @@ extern "C" int tfuse_tune_run(tfuse_tune_launch *t, void (*launch)(void *, int),
       std::fprintf(stderr, "tfuse-tune:   %-24s %12s %10s  %s\n", s->cand[c].label, ms, sp,
                    c == win ? "winner" : r.status.empty() ? "ok" : r.status.c_str());
     }
-    std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (a check run and %d timed "
-                 "runs each)\n", d.label.c_str(), cost, launches, g_runs);
+    if (slow_ms)
+      std::fprintf(stderr, "tfuse-tune:   chose %s; not tuned (a launch over the limit); tuning took %.1f ms and "
+                   "%d launch\n", d.label.c_str(), cost, launches);
+    else
+      std::fprintf(stderr, "tfuse-tune:   chose %s; tuning took %.1f ms and %d launches (a check run and up to %d "
+                   "timed runs each, fewer where they passed %.0f ms)\n", d.label.c_str(), cost, launches, g_runs,
+                   g_limit_ms);
     if (expired)
       std::fprintf(stderr, "tfuse-tune:   note: %d timed %s outlasted the gate's %llu ms limit: %s the launch "
                    "latency\n", expired, expired == 1 ? "run" : "runs", k_gate_limit_ns / 1000000,

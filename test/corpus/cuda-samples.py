@@ -957,6 +957,18 @@ def cmd_tree_run(a):
 
     ngpu = max(1, len([x for x in gpu_names if x]))
 
+    def keep_tune_output(name, phase, stderr, wisdom):
+        """An auto run's tune report (its stderr) and wisdom file, kept under tune/ in the pack and in $OUT: the
+        inputs of tfuse-report and scripts/tfuse-tune."""
+        for d in (pack, os.environ.get("OUT")):
+            if not d:
+                continue
+            os.makedirs(os.path.join(d, "tune"), exist_ok=True)
+            with open(os.path.join(d, "tune", "%s.%s.log" % (name, phase)), "w") as fh:
+                fh.write(stderr)
+            if os.path.exists(wisdom):
+                shutil.copy(wisdom, os.path.join(d, "tune", name + ".wisdom"))
+
     import threading
     lock = threading.RLock()  # results, between the runs and the builds
 
@@ -981,6 +993,7 @@ def cmd_tree_run(a):
             rc, so, se, dt = run([exe] + s["run"], a.timeout, cwd=os.path.join(src, s["dir"]), env=renv)
             tuned = parse_tune(se) if form == "auto" else None
             if form == "auto":
+                keep_tune_output(s["name"], phase, se, renv["TFUSE_WISDOM"])
                 se = without_tune_report(se)
             oc = "waived" if rc == 2 else outcome(s, rc, so, se)
             rr = {"phase": phase, "rc": rc, "outcome": oc, "run_s": round(dt, 3)}

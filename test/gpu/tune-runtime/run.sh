@@ -64,7 +64,7 @@ count tune '^tfuse-tune: kernel .sc. at tune-runtime.cu:58, grid \(16384,1,1\) b
 has tune "^tfuse-tune: +block.x:8 +- +- +disqualified: 1 element of argument 'out' differ from the original's \(first at byte offset 4000\)$"
 has tune '^tfuse-tune: +thread.x:3 +- +- +skipped: blockDim.x = 256 is not a multiple of 3$'
 has tune '^tfuse-tune: +original +[0-9.]+ +1.00x +(ok|winner)$'
-has tune '^tfuse-tune:   chose (original|block.x:2|block.x:4); tuning took [0-9.]+ ms and 19 launches \(a check run and 5 timed runs each\)$'
+has tune '^tfuse-tune:   chose (original|block.x:2|block.x:4); tuning took [0-9.]+ ms and 19 launches \(a check run and up to 5 timed runs each, fewer where they passed 1000 ms\)$'
 hasnt tune 'outlasted the gate'
 [ "$(head -n 1 "$W")" = "tfuse-wisdom 1" ] || fail "wisdom file header"
 grep -Eq $'^sc\t0000000000000001\t16384,1,1\t256,1,1\t0\t.+\t[0-9]+\t(original|block.x:2|block.x:4)\t' "$W" || fail "wisdom entry"

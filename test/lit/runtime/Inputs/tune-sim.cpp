@@ -5,8 +5,9 @@
  * FAKE_OPTIN bytes of shared memory (default 100000), kernels that are
  * addresses with a static shared size and a dynamic limit (48 KB less the
  * static bytes until raised; raising it is printed), events whose elapsed
- * time is that of the candidate launched last (with FAKE_EVENT_FAILS set,
- * recording one fails), no CUDA context (so no timing gate).
+ * time is that of the candidate launched last, times FAKE_MS_SCALE where it
+ * is set (with FAKE_EVENT_FAILS set, recording one fails), no CUDA context
+ * (so no timing gate).
  *
  * One site, kernel 'rev', candidates: the original; block.x:2 dividing
  * (kernel k2, no static bytes); block.x:4 dividing (k4, 4096 static
@@ -77,7 +78,8 @@ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t, cudaStream_t) {
 }
 cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
-  *ms = k_ms[g_last];
+  const char *scale = std::getenv("FAKE_MS_SCALE");
+  *ms = k_ms[g_last] * (scale ? (float)std::atof(scale) : 1.0f);
   return cudaSuccess;
 }
 cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind) {
