@@ -1390,10 +1390,17 @@ static bool lambda_called_here(const Node *ref) {
   return p && p->kind == N_CALL && call_lambda(p) && node_strip(p->kid[0]) == ref;
 }
 
+/* Whether an argument of call writes anything (a store, an increment, a
+ * call that writes: effects.c; a call of a pure helper does not). */
 static bool node_has_side_effects_args(const Node *call) {
-  for (int i = 1; i < call->nkid; i++)
-    if (node_has_side_effects(call->kid[i]))
+  for (int i = 1; i < call->nkid; i++) {
+    Effects e = {0};
+    effects_of(call->kid[i], &e);
+    bool none = effects_none(&e);
+    effects_free(&e);
+    if (!none)
       return true;
+  }
   return false;
 }
 
