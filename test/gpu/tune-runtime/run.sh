@@ -13,7 +13,8 @@
 #   - TFUSE_CHECK_ULP=1 (fresh wisdom): the planted candidate qualifies,
 #     wins, and runs for real (its one-ulp difference shows in the results);
 #   - a damaged wisdom file: one warning, results right, file rewritten;
-#   - TFUSE_TUNE=0: silent, no wisdom file, results right;
+#   - TFUSE_TUNE=0: no table and no wisdom file, only the launch counts at
+#     exit (TFUSE_TUNE_REPORT), results right;
 #   - pageable host memory argument, and a launch under CUDA graph capture:
 #     not tuned, said once, results right;
 #   - a launch with an empty grid: not tuned (no table, no wisdom file),
@@ -87,7 +88,9 @@ has bad '^results OK$'
 
 run off TFUSE_WISDOM="$work/w.off" TFUSE_TUNE=0 TFUSE_TUNE_REPORT=1 -- basic
 has off '^results OK$'
-hasnt off 'tfuse-tune'
+hasnt off '^tfuse-tune: kernel'
+hasnt off 'wisdom'
+has off "^tfuse-tune: launches: kernel 'sc' at tune-runtime.cu:58, grid \(16384,1,1\) block \(256,1,1\) smem 0, .*: 2 ran original$"
 [ ! -e "$work/w.off" ] || fail "TFUSE_TUNE=0 wrote a wisdom file"
 
 run host TFUSE_WISDOM="$work/w.host" -- host
