@@ -135,6 +135,24 @@ template <> struct check_elem<volatile double> : check_elem<double> {};
 template <> struct check_elem<void> { enum { kind = TFUSE_CHECK_BYTES, size = 1 }; };
 template <> struct check_elem<volatile void> : check_elem<void> {};
 
+/* CUDA's vector types of float and double are arrays of their components
+ * (float2 results a rounding apart are compared within TFUSE_CHECK_ULP). */
+#define TFUSE_CHECK_VECTOR(V, S, K)                                                                                  \
+  template <> struct check_elem<V> { enum { kind = K, size = sizeof(S) }; };                                        \
+  template <> struct check_elem<volatile V> : check_elem<V> {};
+TFUSE_CHECK_VECTOR(float1, float, TFUSE_CHECK_FLOAT)
+TFUSE_CHECK_VECTOR(float2, float, TFUSE_CHECK_FLOAT)
+TFUSE_CHECK_VECTOR(float3, float, TFUSE_CHECK_FLOAT)
+TFUSE_CHECK_VECTOR(float4, float, TFUSE_CHECK_FLOAT)
+TFUSE_CHECK_VECTOR(double1, double, TFUSE_CHECK_DOUBLE)
+TFUSE_CHECK_VECTOR(double2, double, TFUSE_CHECK_DOUBLE)
+TFUSE_CHECK_VECTOR(double3, double, TFUSE_CHECK_DOUBLE)
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+TFUSE_CHECK_VECTOR(double4_16a, double, TFUSE_CHECK_DOUBLE)
+TFUSE_CHECK_VECTOR(double4_32a, double, TFUSE_CHECK_DOUBLE)
+#endif
+#undef TFUSE_CHECK_VECTOR
+
 /* What an element that is a pointer points to (bytes for anything else). */
 template <class T> struct check_pointee : check_elem<void> {};
 template <class T> struct check_pointee<T *> : check_elem<typename std::remove_cv<T>::type> {};

@@ -181,6 +181,12 @@ static int all(void) {
          [&] { sh[0] = 1; sh[1] = -2; },
          [&] { sh[0] = 1; sh[1] = -3; });
 
+  /* float2 is two floats: a 1-ulp step in a component is rounding under TFUSE_CHECK_ULP=1. */
+  float2 *v2 = dev<float2>(4);
+  launch("vec2", "sim.cpp:114", v2, "v2",
+         [&] { for (int i = 0; i < 4; i++) v2[i] = make_float2(1.0f, 2.0f); },
+         [&] { for (int i = 0; i < 4; i++) v2[i] = make_float2(1.0f, i == 3 ? f_bits(0x40000001) : 2.0f); });
+
   /* The results of the correct launches: the same with and without checking. */
   int bad = 0;
   for (int i = 0; i < n; i++)
