@@ -316,6 +316,7 @@ typedef struct {
   unsigned long long tables; /* bit i: parameter i's elements hold pointers it writes through */
   bool values;       /* it writes through pointers in by-value arguments */
   const char *blind; /* the first store tfuse cannot trace, as words, or NULL */
+  bool heap;         /* it allocates or frees device-heap memory (new, delete, malloc, free) */
   Vec seen_fns;      /* Sym*: helpers walked */
   Vec seen_locals;   /* Sym*: locals being classified (a cycle is resolved as nothing new) */
 } Reach;
@@ -661,6 +662,7 @@ static Reach *kernel_reach(Unit *u, Kernel *k) {
   }
   if (e.unknown)
     reach_walk(r, body, body, false);
+  r->heap = e.allocates;
   effects_free(&e);
   return r;
 }
@@ -805,6 +807,21 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
     k->dispatches++;
   } else {
     buf_printf(&b, "%s  ", ind);
+  }
+  if (reach->heap) {
+    /* Run twice from one state, a kernel that frees device-heap memory
+     * would free it twice: the coarsened kernel runs alone, unchecked. */
+    buf_printf(&b, "{\n%s    if (::tfuse_rt::check_on()) tfuse_check_ran_once(\"%s\", \"%s\");\n", ind,
+               k->sym->name, site);
+    buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n%s  }\n%s}", ind, callee, new_grid, new_block, cfg_plain,
+               extent ? extent : "", sep, plain.data ? plain.data : "", ind, ind);
+    edit_replace(el, call->begin, end - call->begin, b.data);
+    buf_free(&b);
+    buf_free(&pre);
+    buf_free(&args);
+    buf_free(&plain);
+    buf_free(&track);
+    return true;
   }
   /* The stream, where the launch names one whose text may be evaluated
    * twice, for the capture test (check_on(stream)). */

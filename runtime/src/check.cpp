@@ -196,10 +196,12 @@ struct KernelStats {
 
 /* The blind-spot categories: a slug for the log, words for stderr. */
 static const char *const category_slug[TFUSE_CHECK_CATEGORIES] = {"host-memory", "untraced",
-                                                                  "unnamed-variable", "too-many", "original"};
+                                                                  "unnamed-variable", "too-many", "original",
+                                                                  "heap"};
 static const char *const category_words[TFUSE_CHECK_CATEGORIES] = {
     "argument not in device memory", "write through an untraced pointer", "unnamed __device__ variable",
-    "too much memory behind pointers", "shape the coarsened kernel cannot serve: the original ran"};
+    "too much memory behind pointers", "shape the coarsened kernel cannot serve: the original ran",
+    "allocates or frees device-heap memory: the coarsened kernel ran alone"};
 
 static int category_ok(int cat) { return cat >= 0 && cat < TFUSE_CHECK_CATEGORIES ? cat : TFUSE_CHECK_UNTRACED; }
 
@@ -639,6 +641,17 @@ extern "C" void tfuse_check_ran_original(const char *kernel, const char *site) {
   s->unchecked_by[TFUSE_CHECK_ORIGINAL]++;
   log_reason(kernel, site, "not-checked", TFUSE_CHECK_ORIGINAL,
              "the coarsened kernel cannot serve this launch's shape; the original ran alone");
+}
+
+extern "C" void tfuse_check_ran_once(const char *kernel, const char *site) {
+  std::lock_guard<std::mutex> hold(g_lock);
+  start_once();
+  KernelStats *s = stats_for(kernel);
+  s->unchecked++;
+  s->unchecked_by[TFUSE_CHECK_HEAP]++;
+  log_reason(kernel, site, "not-checked", TFUSE_CHECK_HEAP,
+             "the kernel allocates or frees device-heap memory (new, delete, malloc, free): run twice from one "
+             "state it would free twice; the coarsened kernel ran alone");
 }
 
 extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char *site,

@@ -61,7 +61,8 @@ enum {
   TFUSE_CHECK_UNNAMED = 2,     /* a __device__ variable written that the launch cannot name */
   TFUSE_CHECK_TOO_MANY = 3,    /* more memory behind followed pointers than the check follows */
   TFUSE_CHECK_ORIGINAL = 4,    /* the coarsened kernel cannot serve the launch's shape: the original ran */
-  TFUSE_CHECK_CATEGORIES = 5
+  TFUSE_CHECK_HEAP = 5,        /* allocates or frees device-heap memory: the coarsened kernel ran alone */
+  TFUSE_CHECK_CATEGORIES = 6
 };
 
 /* One checked launch, from begin to coarsened_done (which frees it). */
@@ -100,6 +101,10 @@ void tfuse_check_again_done(tfuse_check_launch *c);
  * serve, so only the original runs (the prelude's Fallback): counted as
  * not checked, category TFUSE_CHECK_ORIGINAL. */
 void tfuse_check_ran_original(const char *kernel, const char *site);
+/* A launch of a kernel that allocates or frees device-heap memory (new,
+ * delete, malloc, free): run twice from one state it would free twice, so
+ * the coarsened kernel ran alone, unchecked. */
+void tfuse_check_ran_once(const char *kernel, const char *site);
 
 } /* extern "C" */
 

@@ -187,6 +187,10 @@ static int all(void) {
          [&] { for (int i = 0; i < 4; i++) v2[i] = make_float2(1.0f, 2.0f); },
          [&] { for (int i = 0; i < 4; i++) v2[i] = make_float2(1.0f, i == 3 ? f_bits(0x40000001) : 2.0f); });
 
+  /* A kernel that frees device-heap memory: tfuse -check runs it once, unchecked. */
+  if (tfuse_rt::check_on())
+    tfuse_check_ran_once("heap", "sim.cpp:115");
+
   /* The results of the correct launches: the same with and without checking. */
   int bad = 0;
   for (int i = 0; i < n; i++)
