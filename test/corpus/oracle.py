@@ -740,6 +740,9 @@ def rejudge(r):
         r["verdict"] = "pass"
 
 
+NOFMA = "+nofma"  # a variant built again with -fmad=false (oracle_gpu.py --nofma-of)
+
+
 def read_results(paths):
     """{(program, build): record} from result files or folders of them; a later record of a pair wins."""
     files = []
@@ -761,7 +764,7 @@ def cmd_report(a):
     m = {p["name"]: p for p in json.load(open(a.manifest))["programs"]}
     decisions = json.load(open(os.path.join(a.pack, "decisions.json")))
     res = read_results(a.results)
-    progs = sorted({p for p, _ in res})
+    progs = sorted({p for p, b in res if not b.endswith(NOFMA)})
     gpus = sorted({r.get("gpu", "?") for r in res.values()})
     L = C = D = F = R = 0
     out = ["| program | build | verdict | kernel | tfuse | identical | differs | not checked | fault |",
@@ -769,6 +772,7 @@ def cmd_report(a):
     differ, faults, rejects, never_launched, never_checked, orig_bad, crashes = [], [], [], [], [], [], []
     rounding = []  # launches the same within TFUSE_CHECK_ULP (the GPU stage's --ulp) but not bit for bit
     nondet = []  # launches whose original wrote something else when run again (the GPU stage's --twice)
+    contraction = []  # kernels that differ in the default build and agree built with -fmad=false (--nofma-of)
     for pn in progs:
         orig = res.get((pn, "original"))
         ov = orig.get("verdict") if orig and orig.get("status") == "ran" else (orig or {}).get("status", "not run")
@@ -808,12 +812,18 @@ def cmd_report(a):
                 C += lk["identical"] + lk["differs"] + rd
                 if rd:
                     rounding.append((pn, tag, k, rd, n, lk.get("max_ulp", 0)))
-                D += lk["differs"]
+                nf = (res.get((pn, tag + NOFMA)) or {}).get("launches", {}).get(k)
+                fused_only = bool(lk["differs"] and nf and not nf["differs"] and not nf["fault"] and
+                                  nf["identical"] + nf.get("rounding", 0))
+                D += 0 if fused_only else lk["differs"]
                 F += lk["fault"]
                 out.append("| | | | %s | %s | %d | %d | %d | %d |" % (k, dec, lk["identical"], lk["differs"],
                                                                      lk["not-checked"], lk["fault"]))
-                if lk["differs"]:
-                    differ.append((pn, tag, k, lk["differs"], n, lk.get("first_differ")))
+                if fused_only:
+                    contraction.append((pn, tag, k, lk["differs"], n, nf["identical"] + nf.get("rounding", 0)))
+                elif lk["differs"]:
+                    differ.append((pn, tag, k, lk["differs"], n, lk.get("first_differ"),
+                                   " (and built with -fmad=false: %d differ)" % nf["differs"] if nf else ""))
                 if lk["fault"]:
                     faults.append((pn, tag, k, lk["faults"][:1]))
                 if lk["identical"] + lk["differs"] == 0 and lk["not-checked"]:
@@ -821,8 +831,17 @@ def cmd_report(a):
     summary = "oracle: %d programs, %d launches, %d checked (%.1f%%), %d differ, %d faults, %d nvcc rejects" % (
         len(progs), L, C, 100.0 * C / L if L else 0.0, D, F, R)
     lists = ["", "### Kernels whose coarsened launches differ from the original (%d)" % len(differ), ""]
-    lists += ["- %s %s `%s`: %d of %d launches differ%s; first: %s" % (pn, t, k, d, n, ulp_note(fd), json.dumps(fd))
-              for pn, t, k, d, n, fd in differ] or ["none"]
+    lists += ["- %s %s `%s`: %d of %d launches differ%s%s; first: %s" % (pn, t, k, d, n, ulp_note(fd), nf,
+                                                                       json.dumps(fd))
+              for pn, t, k, d, n, fd, nf in differ] or ["none"]
+    if contraction:
+        lists += ["", "### Kernels that differ only in contraction (%d; counted as checked, not as differing)" %
+                  len(contraction), "",
+                  "Their launches differ in the default build, and every launch agrees when the same -check build "
+                  "(the original beside the coarsened kernel) is compiled with -fmad=false: the two kernels differ "
+                  "only in where nvcc fused a multiply into an add.", ""]
+        lists += ["- %s %s `%s`: %d of %d launches differ by default; built with -fmad=false, %d launches, all "
+                  "agree" % x for x in contraction]
     if rounding:
         lists += ["", "### Kernels the same only within the ULP tolerance (%d; counted as checked, not as differing)"
                   % len(rounding), ""]

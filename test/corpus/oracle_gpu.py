@@ -3,7 +3,7 @@
 pack, with python3's standard library and nvcc only.
 
   python3 PACK/oracle_gpu.py --pack PACK --out DIR [--work DIR] [-j 16] [--run-j 3] [--gpus N] [--deadline 500]
-                             [--done FILE_OR_DIR ...] [--only A,B] [--dry-run N]
+                             [--done FILE_OR_DIR ...] [--only A,B] [--dry-run N] [--nofma-of RESULTS ...]
 
 For each program of PACK/programs.json and each build (the original, each variant tfuse -check wrote): copies the
 program's files (PACK/progs/PROG/root, the variant's files laid over them) into WORK/PROG/BUILD, builds it with the
@@ -18,6 +18,12 @@ program is recorded and stops nothing.  Nothing new starts after --deadline seco
 deadline + 60 s: the pairs not finished are not written, so a later call with --done (earlier result files, or
 folders of them) does exactly those.  WORK keeps the builds, so a second call on the same machine rebuilds nothing.
 --dry-run N builds the first N programs (all builds) and runs nothing: a test of the build lines without a GPU.
+
+--nofma-of R... (earlier result files or folders) does, instead of the pack's builds, each variant build R shows
+with a differing launch once more with -fmad=false added to its flags, recorded as build VARIANT+nofma.  A -check
+build holds the original beside the coarsened kernel, so both are then compiled without floating-point
+contraction: a kernel whose launches differ in the default build and agree here differed only in where nvcc fused
+a multiply into an add (oracle.py report lists it as contraction, apart from the differences).
 """
 
 import argparse
@@ -113,6 +119,31 @@ def read_log(path):
     return res
 
 
+NOFMA = "+nofma"  # a variant's build again with -fmad=false (--nofma-of)
+
+
+def result_records(paths):
+    """The records of result files, or of the *.jsonl files of folders."""
+    files = []
+    for p in paths or []:
+        files += sorted(glob.glob(os.path.join(p, "*.jsonl"))) if os.path.isdir(p) else [p]
+    for f in files:
+        if not os.path.isfile(f):
+            continue
+        for line in open(f, errors="replace"):
+            try:
+                yield json.loads(line)
+            except ValueError:
+                pass
+
+
+def differing_builds(paths):
+    """(program, variant) pairs of default builds with a launch whose coarsened kernel differed."""
+    return {(r["program"], r["build"]) for r in result_records(paths)
+            if r.get("status") == "ran" and not r.get("build", "").endswith(NOFMA) and
+            any(v.get("differs") for v in r.get("launches", {}).values())}
+
+
 def done_pairs(paths):
     """(program, build) pairs that earlier result files hold."""
     files = []
@@ -147,6 +178,11 @@ def main():
                          "'rounding', not 'differs' (default 0: bit for bit)")
     ap.add_argument("--deadline", type=float, default=500, help="seconds after which nothing new starts")
     ap.add_argument("--done", nargs="*", help="earlier result files (or folders of *.jsonl): their pairs are skipped")
+    ap.add_argument("--nofma-of", nargs="*", metavar="RESULTS",
+                    help="instead of the pack's builds: each variant build that these result files (or folders) "
+                         "show with a differing launch, built again with -fmad=false added (the original kept "
+                         "beside the coarsened kernel in the -check build is then compiled without contraction "
+                         "too) and run under the check; recorded as build VARIANT+nofma")
     ap.add_argument("--only", help="comma-separated program names")
     ap.add_argument("--dry-run", type=int, default=0, help="build the first N programs, run nothing")
     ap.add_argument("--nvcc", default=os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
@@ -193,7 +229,10 @@ def main():
                 fh.write(json.dumps(rec, sort_keys=True) + "\n")
 
     def build(p, b):
-        """Builds program p's build b ("original" or a variant): (exe or None, error)."""
+        """Builds program p's build b ("original", a variant, or VARIANT+nofma: the variant with
+        -fmad=false): (exe or None, error)."""
+        nofma = b.endswith(NOFMA)
+        src = b[:-len(NOFMA)] if nofma else b
         bdir = os.path.join(work, p["name"], b)
         exe = os.path.join(bdir, "exe.bin")
         state = os.path.join(bdir, "build.json")
@@ -204,13 +243,14 @@ def main():
         root = os.path.join(bdir, "root")
         shutil.copytree(os.path.join(pack, "progs", p["name"], "root"), root, symlinks=True)
         if b != "original":
-            vsrc = os.path.join(pack, "progs", p["name"], b)
+            vsrc = os.path.join(pack, "progs", p["name"], src)
             for d, _, files in os.walk(vsrc):
                 for f in files:
                     rel = os.path.relpath(os.path.join(d, f), vsrc)
                     os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
                     shutil.copy(os.path.join(d, f), os.path.join(root, rel))
-        cmd = [a.nvcc] + p["cflags"] + p["sources_compiled"] + ["-o", exe] + p["ldflags"]
+        cmd = [a.nvcc] + p["cflags"] + (["-fmad=false"] if nofma else []) + p["sources_compiled"] + \
+            ["-o", exe] + p["ldflags"]
         if b != "original":
             cmd += [check_obj, "-lcuda"]
         left = hard - now()
@@ -341,7 +381,12 @@ def main():
             write({"program": p["name"], "build": b, "suite": p.get("suite", ""), "status": "driver-error",
                    "error": "%s: %s" % (type(e).__name__, e)})
 
-    jobs = [(p, b) for p in progs for b in ["original"] + p["variants"] if (p["name"], b) not in done]
+    if a.nofma_of is not None:
+        differing = differing_builds(a.nofma_of)
+        jobs = [(p, b + NOFMA) for p in progs for b in p["variants"]
+                if (p["name"], b) in differing and (p["name"], b + NOFMA) not in done]
+    else:
+        jobs = [(p, b) for p in progs for b in ["original"] + p["variants"] if (p["name"], b) not in done]
     print("oracle-gpu: %d (program, build) pairs to do" % len(jobs), flush=True)
     with cf.ThreadPoolExecutor(max(1, a.j)) as ex:
         list(ex.map(lambda j: one_build(*j), jobs))
