@@ -764,6 +764,10 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
     Sym *ps = nargs < npar ? params[nargs]->sym : NULL;
     if (ps && nargs < 64 && (reach->tables >> nargs & 1))
       buf_printf(&track, "__tf_check.track_table(%s, \"%s\"); ", use, ps->name);
+    else if (ps && ps->is_pointer && !ps->pointee_const && ps->pointee_fp)
+      /* a struct of floats or of doubles: compared by field, within TFUSE_CHECK_ULP */
+      buf_printf(&track, "__tf_check.track_as(%s, \"%s\", %s, %d); ", use, ps->name,
+                 ps->pointee_fp == 4 ? "TFUSE_CHECK_FLOAT" : "TFUSE_CHECK_DOUBLE", ps->pointee_fp);
     else if (ps && ps->is_pointer && !ps->pointee_const)
       buf_printf(&track, "__tf_check.track(%s, \"%s\"); ", use, ps->name);
     else if (ps && reach->values && !ps->is_pointer && (!ps->is_scalar || ps->type_dependent))

@@ -271,6 +271,47 @@ static char *canonical_spelling(CXType t) {
   return r;
 }
 
+/* record_fp: the floating-point fields of a struct (arrays and nested
+ * structs included), all of one size (4 or 8), or none (size 0). */
+typedef struct {
+  int size;   /* 4 or 8, 0 before the first field, -1 once it is not such a struct */
+  long long n; /* the fields' bytes */
+} FpFields;
+
+static int record_fp_size(CXType t, FpFields *f);
+
+static enum CXVisitorResult fp_field(CXCursor c, CXClientData data) {
+  FpFields *f = data;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  long long count = 1;
+  while (t.kind == CXType_ConstantArray) {
+    count *= clang_getArraySize(t);
+    t = clang_getCanonicalType(clang_getArrayElementType(t));
+  }
+  int size = t.kind == CXType_Float ? 4 : t.kind == CXType_Double ? 8 : 0;
+  if (t.kind == CXType_Record) {
+    FpFields inner = {0, 0};
+    size = record_fp_size(t, &inner);
+  }
+  if (!size || (f->size && f->size != size) || clang_Cursor_isBitField(c)) {
+    f->size = -1;
+    return CXVisit_Break;
+  }
+  f->size = size;
+  f->n += count * clang_Type_getSizeOf(t);
+  return CXVisit_Continue;
+}
+
+/* 4 or 8 where record t holds only floats, or only doubles, with no padding
+ * (-check compares its elements within the ULP tolerance); else 0. */
+static int record_fp_size(CXType t, FpFields *f) {
+  t = clang_getCanonicalType(t);
+  if (t.kind != CXType_Record)
+    return 0;
+  clang_Type_visitFields(t, fp_field, f);
+  return f->size > 0 && f->n == clang_Type_getSizeOf(t) ? f->size : 0;
+}
+
 static bool type_is_array(CXType t) {
   switch (t.kind) {
   case CXType_ConstantArray:
@@ -497,8 +538,11 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
       s->bytes = -1;
     if ((ct.kind >= CXType_Char_U && ct.kind <= CXType_Int128) && clang_Type_getSizeOf(ct) > 0)
       s->int_bytes = (int)clang_Type_getSizeOf(ct);
-    if (dt.kind == CXType_Pointer)
+    if (dt.kind == CXType_Pointer) {
       s->pointee_const = clang_isConstQualifiedType(clang_getPointeeType(dt));
+      FpFields fp = {0, 0};
+      s->pointee_fp = (unsigned char)record_fp_size(clang_getPointeeType(dt), &fp);
+    }
     s->is_volatile = clang_isVolatileQualifiedType(elem) || clang_isVolatileQualifiedType(t) ||
                      (dt.kind == CXType_Pointer && clang_isVolatileQualifiedType(clang_getPointeeType(dt)));
     s->is_const = clang_isConstQualifiedType(elem);

@@ -418,6 +418,7 @@ struct Sym {
   bool is_array, is_pointer, is_reference, is_volatile, is_const;
   bool is_extern; /* extern __shared__ */
   bool pointee_const; /* pointer to const */
+  unsigned char pointee_fp; /* pointer to a struct of floats (4) or of doubles (8) only, no padding; else 0 */
   int int_bytes;     /* integer variables: the size of the type */
   long long bytes;   /* variables: the size of the type, or -1 if clang cannot tell */
   int rank;          /* arrays: number of dimensions */

@@ -178,6 +178,11 @@ public:
   template <class T> void track(T *p, const char *arg) {
     tfuse_check_track(c_, (const void *)p, check_elem<T>::kind, check_elem<T>::size, arg);
   }
+  /* A pointer to a struct tfuse found to hold only floats, or only doubles
+   * (kind TFUSE_CHECK_FLOAT or _DOUBLE, elem_size 4 or 8): compared by field. */
+  template <class T> void track_as(T *p, const char *arg, int kind, size_t elem_size) {
+    tfuse_check_track(c_, (const void *)p, kind, elem_size, arg);
+  }
   /* Pointers to const are not written: nothing to do. */
   template <class T> void track(const T *, const char *) {}
   void track(decltype(nullptr), const char *) {}
