@@ -817,39 +817,31 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
      * would free it twice: the coarsened kernel runs alone, unchecked. */
     buf_printf(&b, "{\n%s    if (::tfuse_rt::check_on()) tfuse_check_ran_once(\"%s\", \"%s\");\n", ind,
                k->sym->name, site);
-    buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n%s  }\n%s}", ind, callee, new_grid, new_block, cfg_plain,
-               extent ? extent : "", sep, plain.data ? plain.data : "", ind, ind);
-    edit_replace(el, call->begin, end - call->begin, b.data);
-    buf_free(&b);
-    buf_free(&pre);
-    buf_free(&args);
-    buf_free(&plain);
-    buf_free(&track);
-    return true;
+  } else {
+    /* The stream, where the launch names one whose text may be evaluated
+     * twice, for the capture test (check_on(stream)). */
+    const char *on = np > 3 && block_text_pure(stream) ? arena_printf("(%s)", stream) : np > 3 ? "" : "0";
+    buf_printf(&b, "if (::tfuse_rt::check_on(%s)) {\n", on);
+    if (np > 2)
+      buf_printf(&b, "%s    const size_t __tf_smem = (%s);\n", ind, smem);
+    if (np > 3)
+      buf_printf(&b, "%s    const cudaStream_t __tf_stream = (%s);\n", ind, stream);
+    if (pre.len)
+      buf_printf(&b, "%s    %.*s\n", ind, (int)pre.len - 1, pre.data);
+    buf_printf(&b, "%s    ::tfuse_rt::Check __tf_check(\"%s\", \"%s\", %s);\n", ind, k->sym->name, site,
+               np > 3 ? "__tf_stream" : "0");
+    if (track.len)
+      buf_printf(&b, "%s    %.*s\n", ind, (int)track.len - 1, track.data);
+    buf_printf(&b, "%s    %s<<<__tf_grid, __tf_block%s>>>(%s);\n", ind, orig_callee, cfg_checked,
+               args.data ? args.data : "");
+    buf_printf(&b, "%s    __tf_check.original_done();\n", ind);
+    buf_printf(&b, "%s    if (__tf_check.again()) { %s<<<__tf_grid, __tf_block%s>>>(%s); __tf_check.again_done(); }\n",
+               ind, orig_callee, cfg_checked, args.data ? args.data : "");
+    buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n", ind, callee, new_grid, new_block, cfg_checked,
+               extent ? extent : "", sep, args.data ? args.data : "");
+    buf_printf(&b, "%s    __tf_check.coarsened_done();\n", ind);
+    buf_printf(&b, "%s  } else {\n", ind);
   }
-  /* The stream, where the launch names one whose text may be evaluated
-   * twice, for the capture test (check_on(stream)). */
-  const char *on = np > 3 && block_text_pure(stream) ? arena_printf("(%s)", stream) : np > 3 ? "" : "0";
-  buf_printf(&b, "if (::tfuse_rt::check_on(%s)) {\n", on);
-  if (np > 2)
-    buf_printf(&b, "%s    const size_t __tf_smem = (%s);\n", ind, smem);
-  if (np > 3)
-    buf_printf(&b, "%s    const cudaStream_t __tf_stream = (%s);\n", ind, stream);
-  if (pre.len)
-    buf_printf(&b, "%s    %.*s\n", ind, (int)pre.len - 1, pre.data);
-  buf_printf(&b, "%s    ::tfuse_rt::Check __tf_check(\"%s\", \"%s\", %s);\n", ind, k->sym->name, site,
-             np > 3 ? "__tf_stream" : "0");
-  if (track.len)
-    buf_printf(&b, "%s    %.*s\n", ind, (int)track.len - 1, track.data);
-  buf_printf(&b, "%s    %s<<<__tf_grid, __tf_block%s>>>(%s);\n", ind, orig_callee, cfg_checked,
-             args.data ? args.data : "");
-  buf_printf(&b, "%s    __tf_check.original_done();\n", ind);
-  buf_printf(&b, "%s    if (__tf_check.again()) { %s<<<__tf_grid, __tf_block%s>>>(%s); __tf_check.again_done(); }\n", ind,
-             orig_callee, cfg_checked, args.data ? args.data : "");
-  buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n", ind, callee, new_grid, new_block, cfg_checked,
-             extent ? extent : "", sep, args.data ? args.data : "");
-  buf_printf(&b, "%s    __tf_check.coarsened_done();\n", ind);
-  buf_printf(&b, "%s  } else {\n", ind);
   buf_printf(&b, "%s    %s<<<%s, %s%s>>>(%s%s%s);\n", ind, callee, new_grid, new_block, cfg_plain,
              extent ? extent : "", sep, plain.data ? plain.data : "");
   buf_printf(&b, "%s  }\n%s}", ind, ind);

@@ -633,25 +633,25 @@ static void check_launch(const tfuse_check_launch *c, const char *which) {
   check_cuda(c, cudaStreamSynchronize(c->stream), what);
 }
 
-extern "C" void tfuse_check_ran_original(const char *kernel, const char *site) {
+/* A launch that ran one kernel alone, unchecked, in category cat. */
+static void ran_alone(const char *kernel, const char *site, int cat, const char *why) {
   std::lock_guard<std::mutex> hold(g_lock);
   start_once();
   KernelStats *s = stats_for(kernel);
   s->unchecked++;
-  s->unchecked_by[TFUSE_CHECK_ORIGINAL]++;
-  log_reason(kernel, site, "not-checked", TFUSE_CHECK_ORIGINAL,
-             "the coarsened kernel cannot serve this launch's shape; the original ran alone");
+  s->unchecked_by[cat]++;
+  log_reason(kernel, site, "not-checked", cat, why);
+}
+
+extern "C" void tfuse_check_ran_original(const char *kernel, const char *site) {
+  ran_alone(kernel, site, TFUSE_CHECK_ORIGINAL,
+            "the coarsened kernel cannot serve this launch's shape; the original ran alone");
 }
 
 extern "C" void tfuse_check_ran_once(const char *kernel, const char *site) {
-  std::lock_guard<std::mutex> hold(g_lock);
-  start_once();
-  KernelStats *s = stats_for(kernel);
-  s->unchecked++;
-  s->unchecked_by[TFUSE_CHECK_HEAP]++;
-  log_reason(kernel, site, "not-checked", TFUSE_CHECK_HEAP,
-             "the kernel allocates or frees device-heap memory (new, delete, malloc, free): run twice from one "
-             "state it would free twice; the coarsened kernel ran alone");
+  ran_alone(kernel, site, TFUSE_CHECK_HEAP,
+            "the kernel allocates or frees device-heap memory (new, delete, malloc, free): run twice from one "
+            "state it would free twice; the coarsened kernel ran alone");
 }
 
 extern "C" tfuse_check_launch *tfuse_check_begin(const char *kernel, const char *site,
