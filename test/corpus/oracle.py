@@ -15,6 +15,10 @@ on the GPU, with the programs' own data (tfuse -check, TFUSE_CHECK=1; see docs/c
       pack: PACK/pack.tar.xz (sources, the variants' files, oracle_gpu.py, the check runtime) and
       PACK/decisions.json.  --verify N compiles the original and the variants of N programs here with the
       pack's own build lines (oracle_gpu.py --dry-run).
+  oracle.py carry --old OLD_PACK --new NEW_PACK --results R... --out CARRIED.jsonl
+      The results of an earlier pack that stand for a new one (a tfuse that changed little): a build whose files
+      are the same in both packs, with no launch that differed or faulted, keeps its record; the GPU stage with
+      --done CARRIED.jsonl then runs only the rest, and report reads CARRIED.jsonl with the new results.
   oracle.py report --pack corpus-work/oracle-pack --results R.jsonl... [--append test/corpus/oracle-results.md]
                [--gpu NAME] [--commands TEXT]
       Merges the GPU stage's result files with tfuse's decisions: per program and kernel the launches
@@ -884,6 +888,64 @@ def cmd_report(a):
     return 0
 
 
+def pack_digests(path):
+    """{(program, build): digest of the files the build is made from} for a pack (its pack.tar.xz, or a folder
+    holding it): an original is its root folder, a variant its root folder and its own files laid over it; and
+    the digest of the pack's check runtime."""
+    import hashlib
+    tar = os.path.join(path, "pack.tar.xz") if os.path.isdir(path) else path
+    files = {}
+    with tarfile.open(tar) as t:
+        for mem in t:
+            if not mem.isfile():
+                continue
+            parts = mem.name.split("/")
+            if len(parts) >= 4 and parts[1] == "progs":
+                key = (parts[2], parts[3])
+            elif len(parts) >= 3 and parts[1] == "runtime":
+                key = ("", "runtime")
+            else:
+                continue
+            h = hashlib.sha256(t.extractfile(mem).read()).hexdigest()
+            files.setdefault(key, []).append("%s %s" % ("/".join(parts[4:] if key[0] else parts[2:]), h))
+    part = {k: hashlib.sha256("\n".join(sorted(v)).encode()).hexdigest() for k, v in files.items()}
+    out = {}
+    for (prog, build), d in part.items():
+        if prog and build != "root":
+            out[(prog, build)] = d + part.get((prog, "root"), "")
+    for (prog, build) in list(part):
+        if prog and build == "root":
+            out[(prog, "original")] = part[(prog, build)]
+    return out, part.get(("", "runtime"))
+
+
+def cmd_carry(a):
+    """Result records of an earlier pack that stand for a new one: the same files for the build and no launch
+    that differed or faulted (those run again, as do builds whose files changed and new ones)."""
+    old, old_rt = pack_digests(a.old)
+    new, new_rt = pack_digests(a.new)
+    res = read_results(a.results)
+    carried = changed = again = 0
+    with open(a.out + ".tmp", "w") as fh:
+        for (prog, build), r in sorted(res.items()):
+            if build.endswith(NOFMA):
+                continue
+            if (prog, build) not in new or old.get((prog, build)) != new[(prog, build)]:
+                changed += 1
+                continue
+            bad = any(v.get("differs") or v.get("fault") for v in r.get("launches", {}).values())
+            if bad or r.get("status") not in ("ran", "build-failed"):
+                again += 1
+                continue
+            fh.write(json.dumps(dict(r, carried_from=a.old), sort_keys=True) + "\n")
+            carried += 1
+    os.replace(a.out + ".tmp", a.out)
+    print("carry: %d builds in the new pack, %d results carried (same files, nothing differed), %d whose files "
+          "changed, %d run again (a launch differed or faulted); check runtime %s" % (
+              len(new), carried, changed, again, "the same" if old_rt == new_rt else "changed"))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -909,8 +971,14 @@ def main():
     r.add_argument("--results", nargs="+", required=True, help="the GPU stage's result files, or folders of them")
     r.add_argument("--append", help="append a results section to this file (test/corpus/oracle-results.md)")
     r.add_argument("--commands", help="the commands of the sweep, for the appended section (lines)")
+    c = sub.add_parser("carry")
+    c.add_argument("--old", required=True, help="the earlier pack (its folder or pack.tar.xz)")
+    c.add_argument("--new", required=True, help="the new pack (its folder or pack.tar.xz)")
+    c.add_argument("--results", nargs="+", required=True, help="the earlier pack's result files, or folders of them")
+    c.add_argument("--out", required=True, help="the carried records (a .jsonl file for --done and report)")
     a = ap.parse_args()
-    return {"manifest": cmd_manifest, "cpu": cmd_cpu, "pack": cmd_pack, "report": cmd_report}[a.cmd](a)
+    return {"manifest": cmd_manifest, "cpu": cmd_cpu, "pack": cmd_pack, "report": cmd_report,
+            "carry": cmd_carry}[a.cmd](a)
 
 
 if __name__ == "__main__":
