@@ -2760,12 +2760,13 @@ bool launch_rewrite_auto(Unit *u, Kernel *k, EditList *el) {
       buf_puts(&cands, "}");
       char *smem = divides ? arena_printf("%du * (size_t)::tfuse_rt::dyn_share(__tf_smem)", var->p.factor)
                            : "__tf_smem";
-      char *grid = mode == 1 ? arena_printf("::tfuse_rt::coarsen_grid(__tf_grid, %d, %du)", d, var->p.factor)
-                             : "__tf_grid";
+      Kernel vk = *k; /* the variant's dimensions and factors (two for block.xy:AxB) */
+      vk.p = var->p;
+      char *grid = mode == 1 ? coarsened_grid(&vk, "__tf_grid") : "__tf_grid";
       char *block = mode >= 2 ? arena_printf("::tfuse_rt::coarsen_block%s(__tf_block, %d, %du, \"%s\", \"%s\")",
                                              mode == 3 ? "_warps" : "", d, var->p.factor, k->sym->name, site)
                               : "__tf_block";
-      char *extent = mode == 1 ? arena_printf("::tfuse_rt::grid_extent(__tf_grid, %d)%s%s", d,
+      char *extent = mode == 1 ? arena_printf("%s%s%s", grid_extents(&vk, "__tf_grid"),
                                               divides ? ", ::tfuse_rt::dyn_share(__tf_smem)" : "", nargs ? ", " : "")
                                : "";
       buf_printf(&cases, "%s    %s: %s<<<%s, %s, %s, __tf_stream>>>(%s%s); break;\n", ind,

@@ -31,14 +31,25 @@
  *
  * The tune space (options -candidates and -tune-space, docs/auto.md):
  *   -candidates 2,4,8                  factors, in the kernel's own mode and
- *                                      dimension (default 2,4,8,16)
- *   -tune-space "block.x:2,4 thread.y:2"  items MODE.DIM[.consecutive]:K,...
+ *                                      dimension
+ *   -tune-space "block.x:2,4 thread.y:2 block.xy.interleaved:8x8"
+ *                                      items MODE.DIM[DIM][.layout|.consecutive]:K,... (AxB for two)
+ *   neither: default_space, derived from the dimensions the kernel reads.
  */
 #include "tfuse.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A candidate along one dimension d by k. */
+static Params *one_dim(Params base, int d, int k) {
+  Params *p = arena_alloc(sizeof *p);
+  *p = base;
+  p->dim = d;
+  p->factor = k;
+  return p;
+}
 
 /* Parses one factor list "2,4,8" from s; returns the end, or NULL. */
 static const char *parse_factors(const char *s, Params base, Vec *out) {
@@ -61,6 +72,42 @@ static const char *parse_factors(const char *s, Params base, Vec *out) {
     s++;
   }
   return any ? s : NULL;
+}
+
+/* A candidate along two dimensions: base.dim by k0 and d1 by k1, K = k0 * k1. */
+static Params *two_dims(Params base, int k0, int d1, int k1) {
+  Params *p = arena_alloc(sizeof *p);
+  *p = base;
+  p->nfactors = p->ndims = 2;
+  p->factors[0] = k0;
+  p->factors[1] = k1;
+  p->dims[0] = base.dim;
+  p->dims[1] = d1;
+  p->factor = k0 * k1;
+  params_resolve(p);
+  return p;
+}
+
+/* Parses a list of factor pairs "2x2,4x4" from s (base.dim by the first,
+ * d1 by the second); returns the end, or NULL. */
+static const char *parse_pairs(const char *s, Params base, int d1, Vec *out) {
+  for (;;) {
+    char *end;
+    long a = strtol(s, &end, 10);
+    if (end == s || a < 1 || a > 1024 || *end != 'x')
+      return NULL;
+    s = end + 1;
+    long b = strtol(s, &end, 10);
+    if (end == s || b < 1 || b > 1024 || a * b > 1024)
+      return NULL;
+    if (out && a * b > 1)
+      vec_push(out, a > 1 && b > 1 ? two_dims(base, (int)a, d1, (int)b)
+                                   : one_dim(base, a > 1 ? base.dim : d1, (int)(a * b)));
+    s = end;
+    if (*s != ',')
+      return s;
+    s++;
+  }
 }
 
 bool tune_space_parse(const char *spec, bool modes, Vec *out) {
@@ -88,6 +135,9 @@ bool tune_space_parse(const char *spec, bool modes, Vec *out) {
     if (*s < 'x' || *s > 'z')
       return false;
     p.dim = *s++ - 'x';
+    int dim2 = -1; /* block.xy: two dimensions, factors AxB */
+    if (p.mode == MODE_BLOCK && *s >= 'x' && *s <= 'z' && *s - 'x' != p.dim)
+      dim2 = *s++ - 'x';
     if (p.mode == MODE_THREAD && !strncmp(s, ".consecutive", 12)) {
       p.mapping = MAP_CONSECUTIVE;
       s += 12;
@@ -101,7 +151,7 @@ bool tune_space_parse(const char *spec, bool modes, Vec *out) {
     }
     if (*s++ != ':')
       return false;
-    s = parse_factors(s, p, out);
+    s = dim2 >= 0 ? parse_pairs(s, p, dim2, out) : parse_factors(s, p, out);
     if (!s || (*s && *s != ' ' && *s != '\t' && *s != ';'))
       return false;
     any = true;
@@ -112,6 +162,9 @@ bool tune_space_parse(const char *spec, bool modes, Vec *out) {
 static char *variant_suffix(const Params *p) {
   if (p->factor == 1)
     return "k1";
+  if (params_multi(p))
+    return arena_printf("b%s%s%dx%d%s", dim_name(p->dims[0]), dim_name(p->dims[1]), p->factors[0], p->factors[1],
+                        p->layout == LAYOUT_INTERLEAVED ? "i" : "");
   return arena_printf("%c%s%d%s%s", p->mode == MODE_BLOCK ? 'b' : 't', dim_name(p->dim), p->factor,
                       p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? "c" : "",
                       p->mode == MODE_BLOCK && p->layout == LAYOUT_INTERLEAVED ? "i" : "");
@@ -120,6 +173,9 @@ static char *variant_suffix(const Params *p) {
 char *variant_label(const Params *p) {
   if (p->factor == 1)
     return "original";
+  if (params_multi(p))
+    return arena_printf("%s.%s%s%s:%dx%d", mode_name(p->mode), dim_name(p->dims[0]), dim_name(p->dims[1]),
+                        p->layout == LAYOUT_INTERLEAVED ? ".interleaved" : "", p->factors[0], p->factors[1]);
   return arena_printf("%s.%s%s%s:%d", mode_name(p->mode), dim_name(p->dim),
                       p->mode == MODE_THREAD && p->mapping == MAP_CONSECUTIVE ? ".consecutive" : "",
                       p->mode == MODE_BLOCK && p->layout == LAYOUT_INTERLEAVED ? ".interleaved" : "", p->factor);
@@ -241,6 +297,58 @@ static const AutoDrop *dropped(const Kernel *k, const Params *p, const Options *
   return NULL;
 }
 
+/* Whether n (or a function it calls) names a __shared__ array. */
+static bool names_shared_array(const Node *n) {
+  return (n->kind == N_DECL_REF || n->kind == N_VAR) && n->sym && n->sym->kind == SYM_SHARED && n->sym->is_array;
+}
+
+/* The most candidates the default space holds (the tuner runs each once
+ * untimed and up to TFUSE_TUNE_RUNS times timed at a key's first launch). */
+enum { SPACE_MAX = 24 };
+
+/* The default tune space, derived from the kernel, in this order up to
+ * SPACE_MAX: its own mode along its own dimension, factors 2, 4, 8, 16;
+ * along each other dimension whose block or thread index the kernel reads
+ * (in its body or the functions it calls), 2, 4, 8; in block mode, the
+ * two-dimensional merges of its own dimension with each of those, 2x2, 4x2,
+ * 2x4, 4x4, 8x8 (within 64 blocks), and where the kernel names __shared__
+ * arrays (replicated per logical block) the same with interleaved replicas,
+ * 4x4 and 8x8 (a row's copies side by side: one vector load serves them).
+ * Candidates the passes refuse drop out as any others.  A kernel whose
+ * reads tfuse cannot tell gets its own dimension alone. */
+static void default_space(Unit *u, Kernel *k, Vec *space) {
+  static const int own[] = {2, 4, 8, 16}, other[] = {2, 4, 8};
+  static const int pairs[][2] = {{2, 2}, {4, 2}, {2, 4}, {4, 4}, {8, 8}}, rows[][2] = {{4, 4}, {8, 8}};
+  Params base = k->p;
+  base.nfactors = base.ndims = 0;
+  for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+    vec_push(space, one_dim(base, base.dim, own[i]));
+  effects_prepare(u, k);
+  Reads r = {0};
+  reads_of(k->fn->sym->body, &r);
+  bool everything = r.everything;
+  unsigned bi = r.bi;
+  reads_free(&r);
+  if (everything)
+    return;
+  bool shared = node_holds(k->fn->sym->body, names_shared_array);
+  for (int d = 0; d < 3; d++) {
+    if (d == base.dim || !(bi & (RD_BI(BI_THREADIDX, d) | RD_BI(BI_BLOCKIDX, d))))
+      continue;
+    for (size_t i = 0; i < sizeof other / sizeof *other && space->len < SPACE_MAX; i++)
+      vec_push(space, one_dim(base, d, other[i]));
+    if (base.mode != MODE_BLOCK)
+      continue;
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs && space->len < SPACE_MAX; i++)
+      vec_push(space, two_dims(base, pairs[i][0], d, pairs[i][1])); /* the layout of -layout */
+    Params rowed = base;
+    rowed.layout = LAYOUT_INTERLEAVED;
+    rowed.set |= OPT_SET_LAYOUT;
+    for (size_t i = 0; shared && i < sizeof rows / sizeof *rows && space->len < SPACE_MAX; i++)
+      vec_push(space, two_dims(rowed, rows[i][0], d, rows[i][1]));
+  }
+}
+
 bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   const Source *src = u->src;
   if (k->sym->spec_of) {
@@ -262,9 +370,11 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   unsigned first_off = 0;
   if (opt->tune_space)
     tune_space_parse(opt->tune_space, true, &space);
+  else if (!opt->candidates)
+    default_space(u, k, &space);
   else {
     Vec ks = {0};
-    tune_space_parse(opt->candidates ? opt->candidates : "2,4,8,16", false, &ks);
+    tune_space_parse(opt->candidates, false, &ks);
     for (int i = 0; i < ks.len; i++) {
       Params *p = ks.items[i];
       p->mode = k->p.mode;
@@ -297,12 +407,12 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   for (int i = 0; i < space.len; i++) {
     Params *p = space.items[i];
     Layout layout = p->set & OPT_SET_LAYOUT ? p->layout : k->p.layout; /* -layout: every candidate without its own */
+    Params withl = *p;
+    withl.layout = layout;
+    const char *want = variant_label(&withl);
     bool dup = false;
-    for (int j = 1; j < k->variants.len && !dup; j++) {
-      Variant *w = k->variants.items[j];
-      dup = w->p.factor == p->factor && w->p.mode == p->mode && w->p.dim == p->dim && w->p.mapping == p->mapping &&
-            w->p.layout == layout;
-    }
+    for (int j = 1; j < k->variants.len && !dup; j++)
+      dup = !strcmp(((Variant *)k->variants.items[j])->label, want);
     if (dup)
       continue;
     if (dropped(k, p, opt))

@@ -67,10 +67,16 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
     }
     int by = 0;
     const char *c = mark ? strstr(mark, " coarsened by ") : NULL;
-    if (c)
-      by = atoi(c + strlen(" coarsened by "));
+    char *ftext = NULL; /* "8", or "4,2" for a candidate along two dimensions */
+    if (c) {
+      const char *b = c + strlen(" coarsened by "), *e = strstr(b, " declares");
+      by = atoi(b);
+      ftext = e ? arena_strndup(b, (size_t)(e - b)) : NULL;
+    }
+    if (!ftext)
+      ftext = arena_printf("%d", by);
     if (hit) {
-      const char *id = arena_printf("%s by %d", hit->sym->name, by);
+      const char *id = arena_printf("%s by %s", hit->sym->name, ftext);
       bool dup = false;
       for (int j = 0; j < seen.len && !dup; j++)
         dup = !strcmp(seen.items[j], id);
@@ -84,7 +90,7 @@ bool verify_output(Unit *u, const Vec *kernels, const Project *p, const Vec *out
       const char *inst = instantiation_of(msg);
       AutoDrop *d = arena_alloc(sizeof *d);
       d->kernel = arena_strdup(kernel_identity(hit));
-      d->factor = arena_printf("%d", by);
+      d->factor = ftext;
       d->instance = inst ? arena_strdup(inst) : NULL;
       vec_push(drops, d);
     } else if (hit && hit->p.factor == FACTOR_AUTO) {

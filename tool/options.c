@@ -20,10 +20,12 @@ static const char usage_text[] =
     "  -factor K              coarsening factor K >= 1 (default 2; 1 leaves kernels unchanged)\n"
     "  -factor auto           emit one variant per candidate and let the program pick the fastest\n"
     "                         correct one at run time (link runtime/src/tune.cpp, -lcuda)\n"
-    "  -candidates LIST       -factor auto: the factors tried, e.g. 2,4,8 (default 2,4,8,16)\n"
+    "  -candidates LIST       -factor auto: the factors tried, e.g. 2,4,8, in the kernel's own mode\n"
+    "                         and dimension (default: a space derived from the dimensions it reads)\n"
     "  -tune-space SPEC       -factor auto: modes, dimensions and factors tried, e.g.\n"
     "                         \"block.x:2,4,8 block.y:2,4 thread.x:2,4\" (overrides -candidates);\n"
-    "                         block.x.interleaved:4 tries -layout interleaved\n"
+    "                         block.x.interleaved:4 tries -layout interleaved; block.xy:4x2 merges\n"
+    "                         4 x 2 blocks\n"
     "  -dim x|y|z             dimension to coarsen along (default x)\n"
     "  -factor KX,KY -dim x,y coarsen along several dimensions at once: KX*KY copies (also\n"
     "                         three: -factor 2,2,2 -dim x,y,z)\n"
@@ -348,7 +350,8 @@ int options_parse(Options *opt, int argc, char **argv, bool *done) {
       NEED_VALUE();
       if (!tune_space_parse(value, true, NULL))
         return usage_error("invalid value '%s' for -tune-space: expected items MODE.DIM:K,K,... such as "
-                           "\"block.x:2,4 thread.y:2\"%s", value, "");
+                           "\"block.x:2,4 thread.y:2\", or block.DIMDIM:AxB,... (two dimensions, block mode) such "
+                           "as \"block.xy:4x2,8x8\"%s", value, "");
       opt->tune_space = value;
     } else if (FLAG("dim")) {
       NEED_VALUE();
