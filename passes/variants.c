@@ -308,7 +308,7 @@ enum { SPACE_MAX = 24 };
 
 /* The default tune space, derived from the kernel, in this order up to
  * SPACE_MAX: its own mode along its own dimension, factors 2, 4, 8, 16;
- * along each other dimension whose block or thread index the kernel reads
+ * the other mode along it, 2 and 4; along each other dimension whose block or thread index the kernel reads
  * (in its body or the functions it calls), 2, 4, 8; in block mode, the
  * two-dimensional merges of its own dimension with each of those, 2x2, 4x2,
  * 2x4, 4x4, 8x8 (within 64 blocks), and where the kernel names __shared__
@@ -323,6 +323,12 @@ static void default_space(Unit *u, Kernel *k, Vec *space) {
   base.nfactors = base.ndims = 0;
   for (size_t i = 0; i < sizeof own / sizeof *own; i++)
     vec_push(space, one_dim(base, base.dim, own[i]));
+  /* the other mode along the same dimension, where the passes accept it */
+  Params alt = base;
+  alt.mode = base.mode == MODE_BLOCK ? MODE_THREAD : MODE_BLOCK;
+  alt.mapping = MAP_STRIDE;
+  for (size_t i = 0; i < 2; i++)
+    vec_push(space, one_dim(alt, base.dim, own[i]));
   effects_prepare(u, k);
   Reads r = {0};
   reads_of(k->fn->sym->body, &r);

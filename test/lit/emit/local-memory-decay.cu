@@ -41,7 +41,7 @@
 // THREAD-LABEL: void row_pointer(
 // THREAD:       unsigned *row_1 = m_1[r];
 
-// AUTO: static tfuse_tune_site __tf_site = {"row_cast", "{{[0-9a-f]+}}", "{{.*}}", 5, __tf_cands, 0};
+// AUTO: static tfuse_tune_site __tf_site = {"row_cast", "{{[0-9a-f]+}}", "{{.*}}", 7, __tf_cands, 0};
 
 #pragma tfuse coarsen
 __global__ void row_cast(const float *in, float *out) {

@@ -1,5 +1,6 @@
 // -factor auto without -tune-space or -candidates: the space is derived
-// from the kernel.  Its own mode along its own dimension (2, 4, 8, 16);
+// from the kernel.  Its own mode along its own dimension (2, 4, 8, 16), the
+// other mode along it (2, 4);
 // along each other dimension whose block or thread index it reads (2, 4,
 // 8); in block mode the two-dimensional merges (2x2, 4x2, 2x4, 4x4, 8x8)
 // and, where it names __shared__ arrays, the same with interleaved
@@ -20,10 +21,10 @@
 // RUN: not %tfuse -factor auto -kernel tile -tune-space "thread.xy:2x2" %t.in.cu -o %t.bad.cu 2>&1 | FileCheck --check-prefix=BAD %s
 
 // CHECK-LABEL: void run(
-// CHECK:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}, {1, 0, 4u, "block.x:4"}, {1, 0, 8u, "block.x:8"}, {1, 0, 16u, "block.x:16"}};
-// CHECK:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}, {1, 0, 4u, "block.x:4"}, {1, 0, 8u, "block.x:8"}, {1, 0, 16u, "block.x:16"}, {1, 1, 2u, "block.y:2"}, {1, 1, 4u, "block.y:4"}, {1, 1, 8u, "block.y:8"}, {1, 0, 4u, "block.xy:2x2"}, {1, 0, 8u, "block.xy:4x2"}, {1, 0, 8u, "block.xy:2x4"}, {1, 0, 16u, "block.xy:4x4"}, {1, 0, 16u, "block.xy.interleaved:4x4"}};
-// CHECK:      case 12: tile__tf_bxy4x4i<<<::tfuse_rt::coarsen_grid(::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), 1, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), ::tfuse_rt::grid_extent(__tf_grid, 1), out, in, n); break;
-// CHECK:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {2, 0, 2u, "thread.x:2"}, {2, 0, 4u, "thread.x:4"}, {2, 0, 8u, "thread.x:8"}, {2, 0, 16u, "thread.x:16"}, {2, 1, 2u, "thread.y:2"}, {2, 1, 4u, "thread.y:4"}, {2, 1, 8u, "thread.y:8"}};
+// CHECK:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}, {1, 0, 4u, "block.x:4"}, {1, 0, 8u, "block.x:8"}, {1, 0, 16u, "block.x:16"}, {2, 0, 2u, "thread.x:2"}, {2, 0, 4u, "thread.x:4"}};
+// CHECK:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {1, 0, 2u, "block.x:2"}, {1, 0, 4u, "block.x:4"}, {1, 0, 8u, "block.x:8"}, {1, 0, 16u, "block.x:16"}, {2, 0, 2u, "thread.x:2"}, {2, 0, 4u, "thread.x:4"}, {1, 1, 2u, "block.y:2"}, {1, 1, 4u, "block.y:4"}, {1, 1, 8u, "block.y:8"}, {1, 0, 4u, "block.xy:2x2"}, {1, 0, 8u, "block.xy:4x2"}, {1, 0, 8u, "block.xy:2x4"}, {1, 0, 16u, "block.xy:4x4"}, {1, 0, 16u, "block.xy.interleaved:4x4"}};
+// CHECK:      case 14: tile__tf_bxy4x4i<<<::tfuse_rt::coarsen_grid(::tfuse_rt::coarsen_grid(__tf_grid, 0, 4u), 1, 4u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), ::tfuse_rt::grid_extent(__tf_grid, 1), out, in, n); break;
+// CHECK:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {2, 0, 2u, "thread.x:2"}, {2, 0, 4u, "thread.x:4"}, {2, 0, 8u, "thread.x:8"}, {2, 0, 16u, "thread.x:16"}, {1, 0, 2u, "block.x:2"}, {1, 0, 4u, "block.x:4"}, {2, 1, 2u, "thread.y:2"}, {2, 1, 4u, "thread.y:4"}, {2, 1, 8u, "thread.y:8"}};
 
 // SPACE:      __tf_cands[] = {{[{][{]}}0, 0, 1u, "original"}, {1, 0, 4u, "block.xy:2x2"}, {1, 0, 4u, "block.x:4"}, {1, 1, 4u, "block.yx.interleaved:2x2"}};
 // SPACE:      case 3: tile__tf_byx2x2i<<<::tfuse_rt::coarsen_grid(::tfuse_rt::coarsen_grid(__tf_grid, 0, 2u), 1, 2u), __tf_block, __tf_smem, __tf_stream>>>(::tfuse_rt::grid_extent(__tf_grid, 0), ::tfuse_rt::grid_extent(__tf_grid, 1), out, in, n); break;
