@@ -18,7 +18,7 @@
 #           caught; when it does not work, the section is skipped with a note
 #       -C  leave the -check section out
 #       -a  the auto section (the default): each sample line also with
-#           tfuse -factor auto into gpu-work/auto/ (default candidates, the
+#           tfuse -factor auto into gpu-work/auto/ (the default space from the
 #           line's mode, dim and flags), tuned by a first run and timed in a
 #           second one with its wisdom file; the tuning runtime into
 #           gpu-work/runtime/, and a planted vecadd whose block.x:16
