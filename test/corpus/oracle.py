@@ -888,6 +888,15 @@ def cmd_report(a):
     return 0
 
 
+CHECK_HEADER = re.compile(rb"^#ifndef TFUSE_CHECK_H\n.*?^#endif /\* TFUSE_CHECK_H \*/\n", re.M | re.S)
+
+
+def without_check_header(data):
+    """A file's bytes without the check runtime's header that -check embeds: a change of the runtime alone (its
+    comparisons, its categories) leaves a build whose launches were all identical identical."""
+    return CHECK_HEADER.sub(b"", data)
+
+
 def pack_digests(path):
     """{(program, build): digest of the files the build is made from} for a pack (its pack.tar.xz, or a folder
     holding it): an original is its root folder, a variant its root folder and its own files laid over it; and
@@ -906,7 +915,7 @@ def pack_digests(path):
                 key = ("", "runtime")
             else:
                 continue
-            h = hashlib.sha256(t.extractfile(mem).read()).hexdigest()
+            h = hashlib.sha256(without_check_header(t.extractfile(mem).read())).hexdigest()
             files.setdefault(key, []).append("%s %s" % ("/".join(parts[4:] if key[0] else parts[2:]), h))
     part = {k: hashlib.sha256("\n".join(sorted(v)).encode()).hexdigest() for k, v in files.items()}
     out = {}
@@ -920,8 +929,9 @@ def pack_digests(path):
 
 
 def cmd_carry(a):
-    """Result records of an earlier pack that stand for a new one: the same files for the build and no launch
-    that differed or faulted (those run again, as do builds whose files changed and new ones)."""
+    """Result records of an earlier pack that stand for a new one: the same files for the build (the embedded
+    check header aside) and no launch that differed or faulted (those run again, as do builds whose files changed
+    and new ones)."""
     old, old_rt = pack_digests(a.old)
     new, new_rt = pack_digests(a.new)
     res = read_results(a.results)
