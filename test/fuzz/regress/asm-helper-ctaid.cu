@@ -2,10 +2,11 @@
 // `asm("mov.u32 %0, %%ctaid.x;" : "=r"(r))`, and %nctaid.x.
 // Breaks in: block mode when the helper is called as written: every copy
 // reads the physical block index, and the call looked like any effect.
-// tfuse does not rewrite assembly per copy, so block mode refuses it,
-// naming the helper and the register; thread mode keeps %ctaid and
-// %nctaid and coarsens it.
-// Expected: refuse-block (accept in thread mode).
+// tfuse does not rewrite assembly per copy, so block mode along x refuses
+// it, naming the helper and the register; block mode along y or z leaves
+// %ctaid.x and %nctaid.x as they are, and thread mode keeps %ctaid and
+// %nctaid: both coarsen it.
+// Expected: refuse-block@x (accept in thread mode and along y and z).
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -50,7 +51,7 @@ __device__ unsigned nblocks() {
   return r;
 }
 
-// tfuse-expect: refuse-block
+// tfuse-expect: refuse-block@x
 #pragma tfuse coarsen
 __global__ void asm_ctaid_kernel(const int *in, int n, int *out) {
   int i = (int)(block_id() * blockDim.x + threadIdx.x);

@@ -20,7 +20,12 @@
 // neighbour (same warp, next instruction) reads 0 instead of the negative
 // value. The guard `copy r is live` is not "copy 0 stores the same
 // element" once liveness is per thread rather than per logical block.
-// Expected: accept (both modes).
+// Expected: accept (block mode; thread mode with the stride mapping along
+// x). The survivors' last read of a neighbour's element, after a barrier
+// and with no barrier between it and the neighbours' own stores, is
+// communication through shared memory without a barrier, which thread
+// mode keeps only with whole warps: refused with the consecutive mapping
+// and along y or z.
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -54,7 +59,7 @@ static uint32_t lcg() {
   return lcg_state >> 8;
 }
 
-// tfuse-expect: accept
+// tfuse-expect: refuse-thread@yz,refuse-thread.consecutive
 #pragma tfuse coarsen
 __global__ void return_replica_kernel(const int *in, int n, int *out) {
   __shared__ int sh[96];
