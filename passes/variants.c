@@ -305,6 +305,19 @@ static bool names_shared_array(const Node *n) {
 /* The most candidates the default space holds (the tuner runs each once
  * untimed and up to TFUSE_TUNE_RUNS times timed at a key's first launch). */
 enum { SPACE_MAX = 24 };
+/* The static estimate of a candidate's size: its copies times the nodes of
+ * the kernel's body.  Past this, the copies' live values would spill
+ * registers long before they paid, and nvcc's time grows with the text
+ * (cuda-samples' compute_gemm merged 8x8, 64 copies, did not compile in
+ * ten minutes; matmul, 217 nodes, keeps its 8x8). */
+enum { SPACE_NODES = 16384 };
+
+static int node_count(const Node *n) {
+  int c = 1;
+  for (int i = 0; i < n->nkid; i++)
+    c += node_count(n->kid[i]);
+  return c;
+}
 
 /* The default tune space, derived from the kernel, in this order up to
  * SPACE_MAX: its own mode along its own dimension, factors 2, 4, 8, 16;
@@ -316,19 +329,31 @@ enum { SPACE_MAX = 24 };
  * 4x4 and 8x8 (a row's copies side by side: one vector load serves them).
  * Candidates the passes refuse drop out as any others.  A kernel whose
  * reads tfuse cannot tell gets its own dimension alone. */
-static void default_space(Unit *u, Kernel *k, Vec *space) {
+static void push_sized(Vec *space, Params *p, int nodes, Kernel *k, const Options *opt) {
+  if ((long)p->factor * nodes <= SPACE_NODES) {
+    vec_push(space, p);
+    return;
+  }
+  if (opt->report)
+    remark_at(k->fn->loc, "-factor auto: candidate %s of '%s' left out of the default space: %d copies of a body of "
+                          "%d nodes pass the size estimate (%d); name it with -tune-space to try it", variant_label(p),
+              k->sym->name, p->factor, nodes, SPACE_NODES);
+}
+
+static void default_space(Unit *u, Kernel *k, const Options *opt, Vec *space) {
   static const int own[] = {2, 4, 8, 16}, other[] = {2, 4, 8};
   static const int pairs[][2] = {{2, 2}, {4, 2}, {2, 4}, {4, 4}, {8, 8}}, rows[][2] = {{4, 4}, {8, 8}};
   Params base = k->p;
   base.nfactors = base.ndims = 0;
+  int nodes = node_count(k->fn->sym->body);
   for (size_t i = 0; i < sizeof own / sizeof *own; i++)
-    vec_push(space, one_dim(base, base.dim, own[i]));
+    push_sized(space, one_dim(base, base.dim, own[i]), nodes, k, opt);
   /* the other mode along the same dimension, where the passes accept it */
   Params alt = base;
   alt.mode = base.mode == MODE_BLOCK ? MODE_THREAD : MODE_BLOCK;
   alt.mapping = MAP_STRIDE;
   for (size_t i = 0; i < 2; i++)
-    vec_push(space, one_dim(alt, base.dim, own[i]));
+    push_sized(space, one_dim(alt, base.dim, own[i]), nodes, k, opt);
   effects_prepare(u, k);
   Reads r = {0};
   reads_of(k->fn->sym->body, &r);
@@ -342,16 +367,16 @@ static void default_space(Unit *u, Kernel *k, Vec *space) {
     if (d == base.dim || !(bi & (RD_BI(BI_THREADIDX, d) | RD_BI(BI_BLOCKIDX, d))))
       continue;
     for (size_t i = 0; i < sizeof other / sizeof *other && space->len < SPACE_MAX; i++)
-      vec_push(space, one_dim(base, d, other[i]));
+      push_sized(space, one_dim(base, d, other[i]), nodes, k, opt);
     if (base.mode != MODE_BLOCK)
       continue;
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs && space->len < SPACE_MAX; i++)
-      vec_push(space, two_dims(base, pairs[i][0], d, pairs[i][1])); /* the layout of -layout */
+      push_sized(space, two_dims(base, pairs[i][0], d, pairs[i][1]), nodes, k, opt); /* -layout's */
     Params rowed = base;
     rowed.layout = LAYOUT_INTERLEAVED;
     rowed.set |= OPT_SET_LAYOUT;
     for (size_t i = 0; shared && i < sizeof rows / sizeof *rows && space->len < SPACE_MAX; i++)
-      vec_push(space, two_dims(rowed, rows[i][0], d, rows[i][1]));
+      push_sized(space, two_dims(rowed, rows[i][0], d, rows[i][1]), nodes, k, opt);
   }
 }
 
@@ -377,7 +402,7 @@ bool variants_emit(Unit *u, Kernel *k, const Options *opt, EditList *el) {
   if (opt->tune_space)
     tune_space_parse(opt->tune_space, true, &space);
   else if (!opt->candidates)
-    default_space(u, k, &space);
+    default_space(u, k, opt, &space);
   else {
     Vec ks = {0};
     tune_space_parse(opt->candidates, false, &ks);
