@@ -59,12 +59,8 @@ static const char *parse_factors(const char *s, Params base, Vec *out) {
     long v = strtol(s, &end, 10);
     if (end == s || v < 1 || v > 1024)
       return NULL;
-    if (out && v > 1) {
-      Params *p = arena_alloc(sizeof *p);
-      *p = base;
-      p->factor = (int)v;
-      vec_push(out, p);
-    }
+    if (out && v > 1)
+      vec_push(out, one_dim(base, base.dim, (int)v));
     any = true;
     s = end;
     if (*s != ',')

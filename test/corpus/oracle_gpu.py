@@ -146,20 +146,7 @@ def differing_builds(paths):
 
 def done_pairs(paths):
     """(program, build) pairs that earlier result files hold."""
-    files = []
-    for p in paths or []:
-        files += sorted(glob.glob(os.path.join(p, "*.jsonl"))) if os.path.isdir(p) else [p]
-    res = set()
-    for f in files:
-        if not os.path.isfile(f):
-            continue
-        for line in open(f, errors="replace"):
-            try:
-                r = json.loads(line)
-                res.add((r["program"], r["build"]))
-            except (ValueError, KeyError):
-                pass
-    return res
+    return {(r["program"], r["build"]) for r in result_records(paths) if "program" in r and "build" in r}
 
 
 def main():

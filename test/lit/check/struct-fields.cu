@@ -1,6 +1,6 @@
 // -check and pointers to structs: one that holds only floats, or only
 // doubles (arrays and nested structs included, no padding), is tracked with
-// its field kind (track_as), so that TFUSE_CHECK_ULP compares its fields
+// its field kind (track_as), so that the ULP tolerance compares its fields
 // as numbers; any other struct keeps track (bytewise).
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu

@@ -35,7 +35,7 @@
 // RUN: %nvcc-check %t.auto.cu
 
 // The original is kept once per kernel.
-// CHK: /* tfuse -check: the original 'k', run first and compared with it when TFUSE_CHECK=1 */
+// CHK: /* tfuse -check: the original 'k', run first and compared with it when TFUSE_{{[A-Z]+}}=1 */
 // ALL-COUNT-1: {{^}}__global__ void k__tf_orig(float *out, int n) {
 // ALL-NOT: {{^}}__global__ void k__tf_orig(
 // BLOCK: /* tfuse: the original 'ptr', which function pointers hold; a launch through one runs 'ptr' coarsened */
