@@ -304,8 +304,8 @@ enum { SPACE_MAX = 24 };
 /* The static estimate of a candidate's size: its copies times the nodes of
  * the kernel's body.  Past this, the copies' live values would spill
  * registers long before they paid, and nvcc's time grows with the text
- * (cuda-samples' compute_gemm merged 8x8, 64 copies, did not compile in
- * ten minutes; matmul, 217 nodes, keeps its 8x8). */
+ * (cuda-samples' simple_wmma_gemm, 319 nodes, merged 8x8 did not compile
+ * in ten minutes; matmul, 217 nodes, keeps its 8x8). */
 enum { SPACE_NODES = 16384 };
 
 static int node_count(const Node *n) {
@@ -325,7 +325,11 @@ static int node_count(const Node *n) {
  * 4x4 and 8x8 (a row's copies side by side: one vector load serves them).
  * Candidates the passes refuse drop out as any others.  A kernel whose
  * reads tfuse cannot tell gets its own dimension alone. */
+/* Adds candidate p to the default space unless it is full (SPACE_MAX) or p
+ * passes the size estimate (said with -report). */
 static void push_sized(Vec *space, Params *p, int nodes, Kernel *k, const Options *opt) {
+  if (space->len >= SPACE_MAX)
+    return;
   if ((long)p->factor * nodes <= SPACE_NODES) {
     vec_push(space, p);
     return;
@@ -362,16 +366,16 @@ static void default_space(Unit *u, Kernel *k, const Options *opt, Vec *space) {
   for (int d = 0; d < 3; d++) {
     if (d == base.dim || !(bi & (RD_BI(BI_THREADIDX, d) | RD_BI(BI_BLOCKIDX, d))))
       continue;
-    for (size_t i = 0; i < sizeof other / sizeof *other && space->len < SPACE_MAX; i++)
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++)
       push_sized(space, one_dim(base, d, other[i]), nodes, k, opt);
     if (base.mode != MODE_BLOCK)
       continue;
-    for (size_t i = 0; i < sizeof pairs / sizeof *pairs && space->len < SPACE_MAX; i++)
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
       push_sized(space, two_dims(base, pairs[i][0], d, pairs[i][1]), nodes, k, opt); /* -layout's */
     Params rowed = base;
     rowed.layout = LAYOUT_INTERLEAVED;
     rowed.set |= OPT_SET_LAYOUT;
-    for (size_t i = 0; shared && i < sizeof rows / sizeof *rows && space->len < SPACE_MAX; i++)
+    for (size_t i = 0; shared && i < sizeof rows / sizeof *rows; i++)
       push_sized(space, two_dims(rowed, rows[i][0], d, rows[i][1]), nodes, k, opt);
   }
 }
