@@ -101,6 +101,23 @@ static Node *strip_implicit(Node *n) {
 
 static void pts_of(Node *n, PointsTo *out);
 
+/* The function whose summary is being computed (summary_of): a store to one
+ * of its non-const reference parameters is its call sites' (callee_effects
+ * stores to the argument), not a write the summary must carry. */
+static Sym *summary_fn;
+
+static Sym *param_sym(const Sym *fn, int i);
+
+/* Whether s is a non-const reference parameter of summary_fn. */
+static bool summary_ref_param(const Sym *s) {
+  if (!summary_fn || s->kind != SYM_PARAM || !s->is_reference)
+    return false;
+  for (int i = 0; i < 32 && i < summary_fn->nparams; i++)
+    if (param_sym(summary_fn, i) == s)
+      return (summary_fn->ref_params >> i & 1) != 0;
+  return false;
+}
+
 /* The objects an lvalue designates (the whole variable for an element or
  * member of it).  `this_obj` is set for a member of the implicit object. */
 static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
@@ -114,6 +131,8 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
     Sym *s = n->sym;
     if (!s || s->kind == SYM_FUNC || s->kind == SYM_OTHER || s->kind == SYM_BUILTIN)
       return; /* not an object that can be written */
+    if (summary_ref_param(s))
+      return; /* the argument the call site binds: callee_effects stores to it */
     if (s->is_reference)
       out->unknown = true; /* what it refers to is not followed */
     else
@@ -162,7 +181,9 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
       lvalue_objects(n->kid[0], out, this_obj);
       return;
     }
-    out->unknown = true;
+    if (n->op == OP_PLUS || n->op == OP_MINUS || n->op == OP_NOT || n->op == OP_LNOT)
+      return; /* `-x`, `!x`: a value, a temporary */
+    out->unknown = true; /* `__real__ x` and other forms: not followed */
     return;
   case N_ASSIGN: /* (x = v) is x */
     lvalue_objects(n->kid[0], out, this_obj);
@@ -180,9 +201,17 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
       lvalue_objects(n->kid[1], out, this_obj);
       return;
     }
-    out->unknown = true;
-    return;
+    return; /* `a + b`: a value, bound to an `&&` parameter a temporary */
+  case N_INIT_LIST:
+  case N_LITERAL:
+    return; /* `d[i] = {x, y, z}`: the braced list a move assignment's `float3 &&` binds is a temporary */
   case N_CALL: {
+    /* A call returning a value (`make_float2(x, y)` bound to a move
+     * assignment's `float2 &&`), or a construction: a temporary, which
+     * dies with the full expression, so writing it changes nothing. */
+    if ((n->sym && n->sym->kind == SYM_FUNC && !n->sym->returns_ref) || (n->sym && n->sym->is_ctor) ||
+        call_is_construct(n))
+      return;
     /* A call returning a reference (operator[], a getter): the object of a
      * method, else anything. */
     Node *obj;
@@ -982,7 +1011,10 @@ static void summary_of(Sym *fn, Effects *out) {
     fn->fx_summary = sm;
     sm->busy = true;
     Effects all = {0};
+    Sym *outer = summary_fn;
+    summary_fn = fn;
     effects_of(fn->body, &all);
+    summary_fn = outer;
     for (int i = 0; i < all.writes.len; i++) {
       Sym *s = all.writes.items[i];
       if (s->kind == SYM_SHARED || s->kind == SYM_GLOBAL)
@@ -1038,6 +1070,13 @@ void effects_of(Node *n, Effects *e) {
 }
 
 void effects_of_store(Node *lv, Effects *e) { store_to(lv, e); }
+
+void effects_of_store_in(Sym *fn, Node *lv, Effects *e) {
+  Sym *outer = summary_fn;
+  summary_fn = fn;
+  store_to(lv, e);
+  summary_fn = outer;
+}
 
 Sym *node_store_target(Node *lhs) {
   PointsTo p = {0};

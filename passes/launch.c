@@ -563,7 +563,7 @@ static void reach_note(Reach *r, unsigned o, Node *n, const char *what) {
     r->blind = arena_printf("%s, at %s", what, launch_site(r->u->src, n->begin));
 }
 
-static void reach_walk(Reach *r, Node *body, Node *n, bool in_helper);
+static void reach_walk(Reach *r, Node *body, Node *n, Sym *helper);
 
 /* A helper's body: its stores through loaded pointers are classified there;
  * one through its own parameter is the call site's. */
@@ -574,15 +574,18 @@ static void reach_helper(Reach *r, Sym *fn) {
     if (r->seen_fns.items[i] == fn)
       return;
   vec_push(&r->seen_fns, fn);
-  reach_walk(r, fn->body, fn->body, true);
+  reach_walk(r, fn->body, fn->body, fn);
 }
 
 /* An argument of a call that writes through it: a pointer (`atomicAdd(&a[i], v)`)
- * or an object by reference. */
-static unsigned arg_origin(Reach *r, Node *body, Node *a) {
+ * or an object by reference (by_ref: bound to a non-const reference
+ * parameter, a number included). */
+static unsigned arg_origin(Reach *r, Node *body, Node *a, bool by_ref) {
   Node *n = node_strip(a);
   if (!n)
     return 0;
+  if (by_ref)
+    return store_origin(r, body, n, 0);
   if (n->kind == N_UNOP && n->op == OP_ADDR && n->nkid == 1)
     return store_origin(r, body, n->kid[0], 0);
   if (n->type_pointer || n->type_array)
@@ -592,7 +595,14 @@ static unsigned arg_origin(Reach *r, Node *body, Node *a) {
   return store_origin(r, body, n, 0); /* an object passed by reference */
 }
 
-static void reach_walk(Reach *r, Node *body, Node *n, bool in_helper) {
+/* Whether argument i (counted from the call's first) of call n binds a
+ * non-const reference parameter. */
+static bool arg_by_ref(const Node *n, int i) {
+  return n->sym && n->sym->kind == SYM_FUNC && i < 32 && (n->sym->ref_params >> i & 1);
+}
+
+static void reach_walk(Reach *r, Node *body, Node *n, Sym *helper) {
+  bool in_helper = helper != NULL;
   if (!n)
     return;
   Effects e = {0};
@@ -603,7 +613,7 @@ static void reach_walk(Reach *r, Node *body, Node *n, bool in_helper) {
   else if (n->kind == N_UNOP && node_is_incdec(n))
     lv = n->kid[0];
   if (lv) {
-    effects_of_store(lv, &e);
+    effects_of_store_in(helper, lv, &e);
     if (e.unknown) {
       unsigned o = in_helper ? PO_UNTRACED : store_origin(r, body, lv, 0);
       what = in_helper ? "a store in a called function through a pointer loaded from memory"
@@ -620,9 +630,10 @@ static void reach_walk(Reach *r, Node *body, Node *n, bool in_helper) {
         reach_note(r, PO_UNTRACED, n, "a call that writes where tfuse cannot trace");
       for (int i = call_first_arg(n); i < n->nkid; i++) {
         Node *a = node_strip(n->kid[i]);
-        if (!a || a->type_integral || a->type_arith)
-          continue; /* a number leads to no memory */
-        unsigned o = in_helper ? PO_UNTRACED : arg_origin(r, body, n->kid[i]);
+        bool by_ref = arg_by_ref(n, i - call_first_arg(n));
+        if (!a || ((a->type_integral || a->type_arith) && !by_ref))
+          continue; /* a number by value leads to no memory */
+        unsigned o = in_helper ? PO_UNTRACED : arg_origin(r, body, n->kid[i], by_ref);
         reach_note(r, o, n, "a call's argument pointing where tfuse cannot trace");
       }
     }
@@ -633,7 +644,7 @@ static void reach_walk(Reach *r, Node *body, Node *n, bool in_helper) {
   }
   effects_free(&e);
   for (int i = 0; i < n->nkid; i++)
-    reach_walk(r, body, n->kid[i], in_helper);
+    reach_walk(r, body, n->kid[i], helper);
 }
 
 /* What the check runtime must track for kernel k beyond its pointer
@@ -661,7 +672,7 @@ static Reach *kernel_reach(Unit *u, Kernel *k) {
       push_once(&r->written, s);
   }
   if (e.unknown)
-    reach_walk(r, body, body, false);
+    reach_walk(r, body, body, NULL);
   r->heap = e.allocates;
   effects_free(&e);
   return r;

@@ -585,6 +585,9 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     s->is_device_fn = a.device;
     s->is_ctor = k == CXCursor_Constructor;
     s->is_defaulted = clang_CXXMethod_isDefaulted(decl) != 0;
+    enum CXTypeKind rk = clang_getCanonicalType(clang_getResultType(ft)).kind;
+    s->returns_ref = rk == CXType_LValueReference || rk == CXType_RValueReference || rk == CXType_Unexposed ||
+                     rk == CXType_Invalid; /* a dependent or unknown result: maybe a reference */
     enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
     bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
                     pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;

@@ -433,6 +433,7 @@ struct Sym {
   bool is_ctor;         /* SYM_FUNC: a constructor */
   Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
   bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
+  bool returns_ref;     /* SYM_FUNC: returns a reference (its call is an lvalue, else a temporary) */
   bool host_only;       /* SYM_FUNC: neither __device__ nor __global__ nor constexpr: device code cannot call it */
   Node *body;       /* SYM_FUNC: definition body if seen (in the project's files, or loaded by unit_load_body) */
   Node *fn_decl;    /* SYM_FUNC: the definition's N_FUNC node */
@@ -858,6 +859,9 @@ void effects_of(Node *n, Effects *e);
 void effects_free(Effects *e);
 /* Only the store into lvalue lv, or only the call itself (not its operands). */
 void effects_of_store(Node *lv, Effects *e);
+/* The store into lv in the body of function fn: one to fn's non-const
+ * reference parameter is its call sites' (it writes nothing here). */
+void effects_of_store_in(Sym *fn, Node *lv, Effects *e);
 void effects_of_call(Node *call, Effects *e);
 /* The one local variable or parameter (a local array or object included) a
  * store to lhs writes, or NULL when it may write anything else. */

@@ -1,0 +1,71 @@
+// -check and a helper's non-const reference parameters: a store to one is
+// the call site's.  Bound to a local (cuda-samples' BlackScholesBodyGPU
+// writes its results into the caller's locals), it writes nothing the
+// launch must track, and the launch keeps the plain track calls; bound to
+// an element of a pointer argument, it writes that argument's allocation;
+// bound to an element reached through a pointer made from an integer, it is
+// the untraced blind spot, at the call.  A value a call returns, bound to
+// a move assignment's `float2 &&` (`out[i] = make_float2(..)`), is a
+// temporary: writing it is no blind spot, nor is a braced list
+// (`d[i] = {x, y, z}`, hec-rodrigues) or an arithmetic value bound to one.
+// REQUIRES: nvcc
+// RUN: sed 's#^//.*##' %s > %t.in.cu
+// RUN: %tfuse -check -factor 2 -all-kernels %t.in.cu -o %t.cu
+// RUN: FileCheck %s < %t.cu
+// RUN: %nvcc-check %t.cu
+
+// CHECK:      ::tfuse_rt::Check __tf_check("body_into_locals",
+// CHECK-NEXT: __tf_check.track_as(o, "out", TFUSE_CHECK_FLOAT, 4);
+// CHECK-NEXT: body_into_locals__tf_orig<<<
+// CHECK:      ::tfuse_rt::Check __tf_check("braced",
+// CHECK-NEXT: __tf_check.track_as(o3, "d", TFUSE_CHECK_FLOAT, 4);
+// CHECK-NEXT: braced__tf_orig<<<
+// CHECK:      ::tfuse_rt::Check __tf_check("body_into_argument",
+// CHECK-NEXT: __tf_check.track(a, "out");
+// CHECK-NEXT: body_into_argument__tf_orig<<<
+// CHECK:      ::tfuse_rt::Check __tf_check("body_through_integer",
+// CHECK-NEXT: __tf_check.blind(TFUSE_CHECK_UNTRACED, "a call's argument pointing where tfuse cannot trace, at {{.*}}.in.cu:[[# @LINE + 35]]");
+// CHECK-NEXT: body_through_integer__tf_orig<<<
+
+__device__ inline void body(float &call, float &put, float s, float x) {
+  call = s - x;
+  put = x - s;
+}
+
+__global__ void body_into_locals(float2 *out, const float *s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float c, p;
+    body(c, p, s[i], 1.0f);
+    out[i] = make_float2(c, p);
+  }
+}
+
+__global__ void braced(float3 *d, const float *s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float x = s[i];
+    d[i] = {x, 2.0f * x, -x};
+  }
+}
+
+__global__ void body_into_argument(float *out, const float *s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    body(out[2 * i], out[2 * i + 1], s[i], 1.0f);
+}
+
+__global__ void body_through_integer(unsigned long long addr, const float *s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float *r = reinterpret_cast<float *>(addr);
+    body(r[i], r[n + i], s[i], 1.0f);
+  }
+}
+
+void run(float2 *o, float3 *o3, float *a, unsigned long long addr, const float *s, int n) {
+  body_into_locals<<<(n + 127) / 128, 128>>>(o, s, n);
+  braced<<<(n + 127) / 128, 128>>>(o3, s, n);
+  body_into_argument<<<(n + 127) / 128, 128>>>(a, s, n);
+  body_through_integer<<<(n + 127) / 128, 128>>>(addr, s, n);
+}
