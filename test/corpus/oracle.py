@@ -764,8 +764,20 @@ def read_results(paths):
     return res
 
 
+KNOWN = os.path.join(HERE, "oracle-known.json")
+
+
+def read_known(path):
+    """{(program, kernel): entry} of oracle-known.json: kernels whose original's result depends on the order
+    threads run in, or has undefined behaviour, each with the line of source that shows it."""
+    if not path or not os.path.exists(path):
+        return {}
+    return {(k["program"], k["kernel"]): k for k in json.load(open(path))["kernels"]}
+
+
 def cmd_report(a):
     m = {p["name"]: p for p in json.load(open(a.manifest))["programs"]}
+    known = read_known(a.known)
     decisions = json.load(open(os.path.join(a.pack, "decisions.json")))
     res = read_results(a.results)
     progs = sorted({p for p, b in res if not b.endswith(NOFMA)})
@@ -777,6 +789,7 @@ def cmd_report(a):
     rounding = []  # launches the same within TFUSE_CHECK_ULP (the GPU stage's --ulp) but not bit for bit
     nondet = []  # launches whose original wrote something else when run again (the GPU stage's --twice)
     contraction = []  # kernels that differ in the default build and agree built with -fmad=false (--nofma-of)
+    explained = []  # differing kernels whose original depends on the schedule or has undefined behaviour (KNOWN)
     for pn in progs:
         orig = res.get((pn, "original"))
         ov = orig.get("verdict") if orig and orig.get("status") == "ran" else (orig or {}).get("status", "not run")
@@ -819,11 +832,17 @@ def cmd_report(a):
                 nf = (res.get((pn, tag + NOFMA)) or {}).get("launches", {}).get(k)
                 fused_only = bool(lk["differs"] and nf and not nf["differs"] and not nf["fault"] and
                                   nf["identical"] + nf.get("rounding", 0))
-                D += 0 if fused_only else lk["differs"]
+                why = known.get((pn, k)) if lk["differs"] and not fused_only else None
+                if why:  # the original's own result varies: those launches are not compared
+                    C -= lk["differs"]
+                    explained.append((pn, tag, k, lk["differs"], n, why["class"], why["where"], why["why"]))
+                D += 0 if fused_only or why else lk["differs"]
                 F += lk["fault"]
                 out.append("| | | | %s | %s | %d | %d | %d | %d |" % (k, dec, lk["identical"], lk["differs"],
                                                                      lk["not-checked"], lk["fault"]))
-                if fused_only:
+                if why:
+                    pass
+                elif fused_only:
                     contraction.append((pn, tag, k, lk["differs"], n, nf["identical"] + nf.get("rounding", 0)))
                 elif lk["differs"]:
                     differ.append((pn, tag, k, lk["differs"], n, lk.get("first_differ"),
@@ -846,6 +865,12 @@ def cmd_report(a):
                   "only in where nvcc fused a multiply into an add.", ""]
         lists += ["- %s %s `%s`: %d of %d launches differ by default; built with -fmad=false, %d launches, all "
                   "agree" % x for x in contraction]
+    if explained:
+        lists += ["", "### Kernels whose original's result depends on the schedule or is undefined (%d; those "
+                  "launches not compared)" % len(explained), "",
+                  "Read from each program's source (test/corpus/oracle-known.json): the original itself computes "
+                  "another result when its threads run in another order, or reads what nothing defined.", ""]
+        lists += ["- %s %s `%s`: %d of %d launches differ; %s, %s: %s" % x for x in explained]
     if rounding:
         lists += ["", "### Kernels the same only within the ULP tolerance (%d; counted as checked, not as differing)"
                   % len(rounding), ""]
@@ -976,6 +1001,8 @@ def main():
             c.add_argument("--variants", default=",".join(vtag(*v) for v in VARIANTS),
                            help="e.g. block2,block8,thread2,block4")
     r = sub.add_parser("report")
+    r.add_argument("--known", default=KNOWN, help="kernels whose original varies by itself, with the source line "
+                   "that shows it (default: %(default)s; '' for none)")
     r.add_argument("--manifest", default=os.path.join(HERE, "oracle-manifest.json"))
     r.add_argument("--pack", default=os.path.join(ROOT, "corpus-work", "oracle-pack"))
     r.add_argument("--results", nargs="+", required=True, help="the GPU stage's result files, or folders of them")
