@@ -788,6 +788,12 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   reach_calls(u, reach, call->begin, &track);
   char *smem = np > 2 ? span_text(src, parts[2]) : NULL;
   char *stream = np > 3 ? span_text(src, parts[3]) : NULL;
+  /* A stream whose text may not be evaluated twice (`next_stream()`) is
+   * evaluated once, before the capture test (check_on(stream)) that reads
+   * it and the launch that uses it. */
+  char *stream_once = stream && !block_text_pure(stream) ? stream : NULL;
+  if (stream_once)
+    stream = "__tf_stream_once";
   char *new_grid = k->p.mode == MODE_BLOCK ? coarsened_grid(k, "__tf_grid") : "__tf_grid";
   char *new_block = k->p.mode == MODE_THREAD ? coarsened_block(k, "__tf_block", site) : "__tf_block";
   char *extent = k->p.mode == MODE_BLOCK ? grid_extents(k, "__tf_grid") : NULL;
@@ -810,8 +816,11 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
   buf_puts(&b, "{ ");
   if (cond)
     fallback_record(&b, k, site);
-  buf_printf(&b, "const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);\n", span_text(src, parts[0]),
+  buf_printf(&b, "const dim3 __tf_grid = (%s); const dim3 __tf_block = (%s);", span_text(src, parts[0]),
              span_text(src, parts[1]));
+  if (stream_once)
+    buf_printf(&b, " const cudaStream_t __tf_stream_once = (%s);", stream_once);
+  buf_puts(&b, "\n");
   if (cond) {
     buf_printf(&b, "%s  if (!(%s)) {\n", ind, cond);
     buf_printf(&b, "%s    if (::tfuse_rt::check_on()) tfuse_check_ran_original(\"%s\", \"%s\");\n", ind,
@@ -829,9 +838,9 @@ static bool rewrite_checked(Unit *u, Node *call, Kernel *k, Span *parts, int np,
     buf_printf(&b, "{\n%s    if (::tfuse_rt::check_on()) tfuse_check_ran_once(\"%s\", \"%s\");\n", ind,
                k->sym->name, site);
   } else {
-    /* The stream, where the launch names one whose text may be evaluated
-     * twice, for the capture test (check_on(stream)). */
-    const char *on = np > 3 && block_text_pure(stream) ? arena_printf("(%s)", stream) : np > 3 ? "" : "0";
+    /* The stream, where the launch names one, for the capture test
+     * (check_on(stream)). */
+    const char *on = np > 3 ? arena_printf("(%s)", stream) : "0";
     buf_printf(&b, "if (::tfuse_rt::check_on(%s)) {\n", on);
     if (np > 2)
       buf_printf(&b, "%s    const size_t __tf_smem = (%s);\n", ind, smem);
