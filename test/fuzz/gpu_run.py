@@ -102,9 +102,17 @@ def main():
     if os.path.exists(tarball):
         src_root = os.path.join(work, "src")
         if not os.path.isdir(src_root):
+            # Shards of one pack started together share the folder: each extracts into its own, and the
+            # first to finish names it; the others drop theirs.
+            tmp = "%s.tmp%d" % (src_root, os.getpid())
             with tarfile.open(tarball) as tf:
-                tf.extractall(src_root + ".tmp")
-            os.replace(src_root + ".tmp", src_root)
+                tf.extractall(tmp)
+            try:
+                os.rename(tmp, src_root)
+            except OSError:
+                if not os.path.isdir(src_root):
+                    raise
+                shutil.rmtree(tmp, ignore_errors=True)
 
     files = []
     for p in progs:
