@@ -201,7 +201,10 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
       lvalue_objects(n->kid[1], out, this_obj);
       return;
     }
-    return; /* `a + b`: a value, bound to an `&&` parameter a temporary */
+    if (n->op >= OP_ADD && n->op <= OP_LOR)
+      return; /* `a + b`: a value, bound to an `&&` parameter a temporary */
+    out->unknown = true; /* `obj.*pm` and other forms: not followed */
+    return;
   case N_INIT_LIST:
   case N_LITERAL:
     return; /* `d[i] = {x, y, z}`: the braced list a move assignment's `float3 &&` binds is a temporary */
