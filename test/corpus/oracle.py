@@ -955,11 +955,13 @@ def pack_digests(path):
 
 def cmd_carry(a):
     """Result records of an earlier pack that stand for a new one: the same files for the build (the embedded
-    check header aside) and no launch that differed or faulted (those run again, as do builds whose files changed
-    and new ones)."""
+    check header aside) and no launch that differed or faulted, but in kernels whose original varies by itself
+    (oracle-known.json: run again, the same files would say nothing new); the others run again, as do builds
+    whose files changed and new ones."""
     old, old_rt = pack_digests(a.old)
     new, new_rt = pack_digests(a.new)
     res = read_results(a.results)
+    known = read_known(a.known)
     carried = changed = again = 0
     with open(a.out + ".tmp", "w") as fh:
         for (prog, build), r in sorted(res.items()):
@@ -968,7 +970,8 @@ def cmd_carry(a):
             if (prog, build) not in new or old.get((prog, build)) != new[(prog, build)]:
                 changed += 1
                 continue
-            bad = any(v.get("differs") or v.get("fault") for v in r.get("launches", {}).values())
+            bad = any((v.get("differs") and (prog, k) not in known) or v.get("fault")
+                      for k, v in r.get("launches", {}).items())
             if bad or r.get("status") not in ("ran", "build-failed"):
                 again += 1
                 continue
@@ -976,7 +979,7 @@ def cmd_carry(a):
             carried += 1
     os.replace(a.out + ".tmp", a.out)
     print("carry: %d builds in the new pack, %d results carried (same files, nothing differed), %d whose files "
-          "changed, %d run again (a launch differed or faulted); check runtime %s" % (
+          "changed, %d run again (a launch differed or faulted outside oracle-known.json); check runtime %s" % (
               len(new), carried, changed, again, "the same" if old_rt == new_rt else "changed"))
     return 0
 
@@ -1013,6 +1016,7 @@ def main():
     c.add_argument("--new", required=True, help="the new pack (its folder or pack.tar.xz)")
     c.add_argument("--results", nargs="+", required=True, help="the earlier pack's result files, or folders of them")
     c.add_argument("--out", required=True, help="the carried records (a .jsonl file for --done and report)")
+    c.add_argument("--known", default=KNOWN, help="kernels whose original varies by itself (default: %(default)s)")
     a = ap.parse_args()
     return {"manifest": cmd_manifest, "cpu": cmd_cpu, "pack": cmd_pack, "report": cmd_report,
             "carry": cmd_carry}[a.cmd](a)
