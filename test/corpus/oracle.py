@@ -790,6 +790,7 @@ def cmd_report(a):
     nondet = []  # launches whose original wrote something else when run again (the GPU stage's --twice)
     contraction = []  # kernels that differ in the default build and agree built with -fmad=false (--nofma-of)
     explained = []  # differing kernels whose original depends on the schedule or has undefined behaviour (KNOWN)
+    orig_faults = []  # faults of the original kernel during a checked launch (not the coarsened kernel's)
     for pn in progs:
         orig = res.get((pn, "original"))
         ov = orig.get("verdict") if orig and orig.get("status") == "ran" else (orig or {}).get("status", "not run")
@@ -837,7 +838,11 @@ def cmd_report(a):
                     C -= lk["differs"]
                     explained.append((pn, tag, k, lk["differs"], n, why["class"], why["where"], why["why"]))
                 D += 0 if fused_only or why else lk["differs"]
-                F += lk["fault"]
+                # A fault of the original kernel (its own assert, or a second run's under --twice) is no fault of
+                # the coarsened kernel, which the check had not yet run: listed apart, not counted.
+                own = bool(lk["fault"]) and all(re.match(r"(launch of )?the original\b", f or "")
+                                                for f in lk.get("faults") or [""])
+                F += 0 if own else lk["fault"]
                 out.append("| | | | %s | %s | %d | %d | %d | %d |" % (k, dec, lk["identical"], lk["differs"],
                                                                      lk["not-checked"], lk["fault"]))
                 if why:
@@ -848,7 +853,7 @@ def cmd_report(a):
                     differ.append((pn, tag, k, lk["differs"], n, lk.get("first_differ"),
                                    " (and built with -fmad=false: %d differ)" % nf["differs"] if nf else ""))
                 if lk["fault"]:
-                    faults.append((pn, tag, k, lk["faults"][:1]))
+                    (orig_faults if own else faults).append((pn, tag, k, lk["faults"][:1]))
                 if lk["identical"] + lk["differs"] == 0 and lk["not-checked"]:
                     never_checked.append((pn, tag, k, lk["reasons"][:1]))
     summary = "oracle: %d programs, %d launches, %d checked (%.1f%%), %d differ, %d faults, %d nvcc rejects" % (
@@ -881,6 +886,10 @@ def cmd_report(a):
         lists += ["- %s %s `%s`: %d of %d launches" % x for x in nondet]
     lists += ["", "### CUDA faults during a checked launch (%d kernels)" % len(faults), ""]
     lists += ["- %s %s `%s`: %s" % (pn, t, k, "; ".join(x or "" for x in f)) for pn, t, k, f in faults] or ["none"]
+    if orig_faults:
+        lists += ["", "### Faults of the original kernel during a checked launch (%d kernels; the coarsened kernel "
+                  "had not run, not counted as faults)" % len(orig_faults), ""]
+        lists += ["- %s %s `%s`: %s" % (pn, t, k, "; ".join(x or "" for x in f)) for pn, t, k, f in orig_faults]
     lists += ["", "### Variant runs that crashed or timed out where the original passed (%d)" % len(crashes), ""]
     lists += ["- %s %s: %s %s" % c for c in crashes] or ["none"]
     lists += ["", "### nvcc rejects of a coarsened file (%d)" % len(rejects), ""]
