@@ -775,6 +775,13 @@ def read_known(path):
     return {(k["program"], k["kernel"]): k for k in json.load(open(path))["kernels"]}
 
 
+def original_fault(lk):
+    """Whether a kernel's faulting launches were the original kernel's (its own assert, or its second run under
+    --twice): no fault of the coarsened kernel, which the check had not yet run."""
+    return bool(lk.get("fault")) and all(re.match(r"(launch of )?the original\b", f or "")
+                                         for f in lk.get("faults") or [""])
+
+
 def cmd_report(a):
     m = {p["name"]: p for p in json.load(open(a.manifest))["programs"]}
     known = read_known(a.known)
@@ -838,10 +845,7 @@ def cmd_report(a):
                     C -= lk["differs"]
                     explained.append((pn, tag, k, lk["differs"], n, why["class"], why["where"], why["why"]))
                 D += 0 if fused_only or why else lk["differs"]
-                # A fault of the original kernel (its own assert, or a second run's under --twice) is no fault of
-                # the coarsened kernel, which the check had not yet run: listed apart, not counted.
-                own = bool(lk["fault"]) and all(re.match(r"(launch of )?the original\b", f or "")
-                                                for f in lk.get("faults") or [""])
+                own = original_fault(lk)
                 F += 0 if own else lk["fault"]
                 out.append("| | | | %s | %s | %d | %d | %d | %d |" % (k, dec, lk["identical"], lk["differs"],
                                                                      lk["not-checked"], lk["fault"]))
@@ -979,7 +983,7 @@ def cmd_carry(a):
             if (prog, build) not in new or old.get((prog, build)) != new[(prog, build)]:
                 changed += 1
                 continue
-            bad = any((v.get("differs") and (prog, k) not in known) or v.get("fault")
+            bad = any((v.get("differs") and (prog, k) not in known) or (v.get("fault") and not original_fault(v))
                       for k, v in r.get("launches", {}).items())
             if bad or r.get("status") not in ("ran", "build-failed"):
                 again += 1
