@@ -975,13 +975,18 @@ def cmd_carry(a):
     new, new_rt = pack_digests(a.new)
     res = read_results(a.results)
     known = read_known(a.known)
-    carried = changed = again = 0
+    carried = changed = again = nofma = 0
     with open(a.out + ".tmp", "w") as fh:
         for (prog, build), r in sorted(res.items()):
-            if build.endswith(NOFMA):
-                continue
-            if (prog, build) not in new or old.get((prog, build)) != new[(prog, build)]:
+            base = build[:-len(NOFMA)] if build.endswith(NOFMA) else build
+            if (prog, base) not in new or old.get((prog, base)) != new[(prog, base)]:
+                if base != build:
+                    continue
                 changed += 1
+                continue
+            if base != build:  # a -fmad=false recheck of the same files stands as it is
+                fh.write(json.dumps(dict(r, carried_from=a.old), sort_keys=True) + "\n")
+                nofma += 1
                 continue
             bad = any((v.get("differs") and (prog, k) not in known) or (v.get("fault") and not original_fault(v))
                       for k, v in r.get("launches", {}).items())
@@ -992,8 +997,10 @@ def cmd_carry(a):
             carried += 1
     os.replace(a.out + ".tmp", a.out)
     print("carry: %d builds in the new pack, %d results carried (same files, nothing differed), %d whose files "
-          "changed, %d run again (a launch differed or faulted outside oracle-known.json); check runtime %s" % (
-              len(new), carried, changed, again, "the same" if old_rt == new_rt else "changed"))
+          "changed, %d run again (a launch differed or faulted outside oracle-known.json)%s; check runtime %s" % (
+              len(new), carried, changed, again,
+              ", %d -fmad=false rechecks of the same files" % nofma if nofma else "",
+              "the same" if old_rt == new_rt else "changed"))
     return 0
 
 
