@@ -608,6 +608,7 @@ def nvcc_cost(nkernels, accepted, flags):
 
 
 def cmd_gpu_pack(a):
+    import gpu_run  # each text's digest, for the GPU stage's --done
     dst = os.path.abspath(a.to)
     # several CPU stages (a profile's share each) make one pack; their seeds must differ
     progs = []
@@ -636,7 +637,8 @@ def cmd_gpu_pack(a):
             continue
         members.append((os.path.join(src, p["path"]), "seed-%s/prog.cu" % s))
         cost += nvcc_cost(len(p["kernels"]), [], [])
-        entry = {"seed": int(s), "original": "seed-%s/prog.cu" % s, "kernels": p["kernels"], "variants": []}
+        entry = {"seed": int(s), "original": "seed-%s/prog.cu" % s, "kernels": p["kernels"], "variants": [],
+                 "original_sha": gpu_run.sha256_of(os.path.join(src, p["path"]))}
         for tag, rec in sorted(p["variants"].items()):
             if not rec["accepted"] or rec.get("nvcc") is False:
                 continue
@@ -649,7 +651,8 @@ def cmd_gpu_pack(a):
             members.append((os.path.join(src, rec["file"]), "seed-%s/%s.cu" % (s, tag)))
             cost += nvcc_cost(len(p["kernels"]), rec["accepted"], rec["flags"])
             entry["variants"].append({"tag": tag, "file": "seed-%s/%s.cu" % (s, tag), "flags": rec["flags"],
-                                      "accepted": rec["accepted"], "predicted_na": rec["predicted_na"]})
+                                      "accepted": rec["accepted"], "predicted_na": rec["predicted_na"],
+                                      "sha": gpu_run.sha256_of(os.path.join(src, rec["file"]))})
         pack["programs"].append(entry)
     with open(os.path.join(dst, "pack.json"), "w") as fh:
         json.dump(pack, fh, indent=1)

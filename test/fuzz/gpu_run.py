@@ -29,6 +29,14 @@ Kernel x variant runs: each accepted kernel in each file that ran and was
 compared.  A kernel whose own outputs (hash labels containing its name)
 differ is a mismatching kernel; labels that name no kernel count for all.
 
+Accumulating across calls and packs: results.json lists each variant that
+matched as `verified`, by the SHA-256 of its original's text and its own.
+`--done R...` (earlier results files) counts a variant whose two texts an
+earlier call verified as matched (`carried`) without building or running it,
+and a program all of whose variants are carried is not built at all: a pack
+of a later tfuse, whose output for most programs is the same text, runs only
+what changed, and its results carry the earlier ones forward.
+
 Standard library only: the GPU machine has python3 and nothing else.
 """
 
@@ -67,6 +75,24 @@ def hashes(stdout):
     return res
 
 
+def sha256_of(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_verified(paths):
+    """{(original sha, variant sha)} that earlier results files verified."""
+    done = set()
+    for path in paths or []:
+        for v in json.load(open(path)).get("verified", []):
+            done.add((v["original_sha"], v["variant_sha"]))
+    return done
+
+
 def find_nvcc(given):
     if given:
         return given
@@ -87,6 +113,8 @@ def main():
     ap.add_argument("--shard", default="1/1", help="I/N: only programs with index %% N == I-1")
     ap.add_argument("--nvcc")
     ap.add_argument("--work", help="folder for sources, binaries and per-file state (default: PACK/work)")
+    ap.add_argument("--done", nargs="+", metavar="RESULTS",
+                    help="earlier results files: a variant whose original's and own text they verified is carried")
     a = ap.parse_args()
     t0 = time.time()
     here = os.path.dirname(os.path.abspath(__file__))
@@ -114,10 +142,18 @@ def main():
                     raise
                 shutil.rmtree(tmp, ignore_errors=True)
 
+    # Each text's digest (a pack records them; an earlier pack's are computed here), and what --done verified.
+    verified = read_verified(a.done)
+    for p in progs:
+        p.setdefault("original_sha", sha256_of(os.path.join(src_root, p["original"])))
+        for v in p["variants"]:
+            v.setdefault("sha", sha256_of(os.path.join(src_root, v["file"])))
+            v["carried"] = (p["original_sha"], v["sha"]) in verified
     files = []
     for p in progs:
-        files.append(p["original"])
-        files += [v["file"] for v in p["variants"]]
+        todo = [v["file"] for v in p["variants"] if not v["carried"]]
+        if todo or not p["variants"]:
+            files += [p["original"]] + todo
     print("gpu_run: %d programs, %d files, nvcc %s, -j %d" % (len(progs), len(files), nvcc, a.j), flush=True)
 
     def state_path(f, what):
@@ -191,10 +227,27 @@ def classify(st):
 def compare(progs, states):
     s = {"programs": len(progs), "files": 0, "kernel_variant_runs": 0, "matches": 0, "mismatches": 0,
          "runtime_na": 0, "timeouts": 0, "compile_failures": 0, "variant_errors": 0, "original_failures": 0,
-         "not_run": 0, "files_matching": 0, "files_mismatching": 0}
+         "not_run": 0, "files_matching": 0, "files_mismatching": 0, "carried_files": 0, "carried_runs": 0}
     mism = []
     others = []
+    verified = []  # variants that matched, by their texts' digests (--done of a later call)
+
+    def verify(p, v):
+        verified.append({"original_sha": p["original_sha"], "variant_sha": v["sha"], "runs": len(v["accepted"]),
+                         "file": v["file"]})
+
     for p in progs:
+        for v in p["variants"]:
+            if v.get("carried"):  # verified by an earlier call: the same two texts
+                s["files"] += 1
+                s["carried_files"] += 1
+                s["carried_runs"] += len(v["accepted"])
+                s["kernel_variant_runs"] += len(v["accepted"])
+                s["matches"] += len(v["accepted"])
+                s["files_matching"] += 1
+                verify(p, v)
+        if p["variants"] and all(v.get("carried") for v in p["variants"]):
+            continue
         ost, oh = classify(states.get(p["original"]))
         s["files"] += 1
         if ost != "ok":
@@ -203,6 +256,8 @@ def compare(progs, states):
                            "detail": detail(states.get(p["original"]))})
             continue
         for v in p["variants"]:
+            if v.get("carried"):
+                continue
             s["files"] += 1
             st = states.get(v["file"])
             out, h = classify(st)
@@ -231,6 +286,7 @@ def compare(progs, states):
             if not bad:
                 s["matches"] += len(acc)
                 s["files_matching"] += 1
+                verify(p, v)
                 continue
             s["files_mismatching"] += 1
             owners = {k for k in p["kernels"] if any(k in l for l in bad)}
@@ -242,7 +298,7 @@ def compare(progs, states):
             s["matches"] += len(acc) - len(badk)
             mism.append({"seed": p["seed"], "variant": v["tag"], "flags": " ".join(v["flags"]),
                          "kernels": badk, "labels": bad})
-    return {"summary": s, "mismatches": mism, "failures": others}
+    return {"summary": s, "mismatches": mism, "failures": others, "verified": verified}
 
 
 def detail(st):
@@ -257,12 +313,13 @@ def detail(st):
 
 def merge(results):
     """One result from several (the shards of one pack)."""
-    res = {"summary": {}, "mismatches": [], "failures": [], "seconds": 0}
+    res = {"summary": {}, "mismatches": [], "failures": [], "verified": [], "seconds": 0}
     for r in results:
         for k, v in r["summary"].items():
             res["summary"][k] = res["summary"].get(k, 0) + v
         res["mismatches"] += r["mismatches"]
         res["failures"] += r["failures"]
+        res["verified"] += r.get("verified", [])
         res["seconds"] += r.get("seconds") or 0
     return res
 
@@ -277,7 +334,9 @@ def print_table(res):
             ("runtime N/A (divisibility)", s["runtime_na"]), ("timeouts", s["timeouts"]),
             ("compile failures", s["compile_failures"]), ("variant errors (crash, cuda-error)",
                                                           s["variant_errors"]),
-            ("original failures (generator)", s["original_failures"]), ("not run (deadline)", s["not_run"])]
+            ("original failures (generator)", s["original_failures"]), ("not run (deadline)", s["not_run"]),
+            ("carried (verified by --done)", "%d files, %d runs" % (s.get("carried_files", 0),
+                                                                   s.get("carried_runs", 0)))]
     for k, v in rows:
         print("%-40s %s" % (k, v))
     if res.get("seconds") is not None:
