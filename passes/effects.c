@@ -208,6 +208,11 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
   case N_INIT_LIST:
   case N_LITERAL:
     return; /* `d[i] = {x, y, z}`: the braced list a move assignment's `float3 &&` binds is a temporary */
+  case N_CAST:
+    if (n->cast_value)
+      return; /* `out[i] = (floatX)v`: a value, bound to `__nv_bfloat16 &&` a temporary */
+    out->unknown = true; /* `(T &)x`: not followed */
+    return;
   case N_CALL: {
     /* A call returning a value (`make_float2(x, y)` bound to a move
      * assignment's `float2 &&`), or a construction: a temporary, which

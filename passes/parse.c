@@ -1445,6 +1445,75 @@ static void macro_arg_pastes(Unit *u) {
   vec_free(&im->macro_args);
 }
 
+static enum CXChildVisitResult typeref_is_reference(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_TypeRef) {
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    if (k == CXType_LValueReference || k == CXType_RValueReference) {
+      *(bool *)data = true;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Whether cast c (node n) yields a value rather than an lvalue: its type as
+ * written holds no `&` (`(T &)x`, `static_cast<T &&>(x)`) and names no
+ * typedef of a reference.  The written type is read from the cast's tokens:
+ * a C cast's first parenthesised group, a named cast's `<...>`; a
+ * functional cast `T(x)` spells a simple type. */
+static bool cast_gives_value(Unit *u, CXCursor c, Node *n) {
+  (void)u;
+  bool ref = false;
+  clang_visitChildren(c, typeref_is_reference, &ref);
+  if (ref)
+    return false;
+  enum CXCursorKind ck = clang_getCursorKind(c);
+  if (ck == CXCursor_CXXFunctionalCastExpr)
+    return true;
+  /* Written in a macro: its tokens are the invocation's, not the cast's. */
+  CXSourceRange ext = clang_getCursorExtent(c);
+  CXSourceLocation at = clang_getRangeStart(ext), end = clang_getRangeEnd(ext);
+  CXFile f1, f2, f3, f4;
+  unsigned o1, o2, o3, o4;
+  clang_getExpansionLocation(at, &f1, NULL, NULL, &o1);
+  clang_getSpellingLocation(at, &f2, NULL, NULL, &o2);
+  clang_getExpansionLocation(end, &f3, NULL, NULL, &o3);
+  clang_getSpellingLocation(end, &f4, NULL, NULL, &o4);
+  if (o1 != o2 || o3 != o4 || !clang_File_isEqual(f1, f2) || !clang_File_isEqual(f3, f4))
+    return false;
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(tu, ext, &toks, &nt);
+  bool value = nt > 0;
+  const char *open = ck == CXCursor_CStyleCastExpr ? "(" : "<", *close = ck == CXCursor_CStyleCastExpr ? ")" : ">";
+  int depth = 0;
+  bool started = false;
+  for (unsigned i = 0; i < nt; i++) {
+    CXString ts = clang_getTokenSpelling(tu, toks[i]);
+    const char *t = clang_getCString(ts);
+    bool stop = false;
+    if (!strcmp(t, open)) {
+      depth++;
+      started = true;
+    } else if (!strcmp(t, close) || (!strcmp(close, ">") && !strcmp(t, ">>"))) {
+      depth -= strcmp(t, ">>") ? 1 : 2;
+      stop = started && depth <= 0;
+    } else if (started && depth > 0 && (!strcmp(t, "&") || !strcmp(t, "&&"))) {
+      value = false;
+    }
+    clang_disposeString(ts);
+    if (stop)
+      break;
+  }
+  if (!started)
+    value = false; /* a form not read: an lvalue, maybe */
+  clang_disposeTokens(tu, toks, nt);
+  (void)n;
+  return value;
+}
+
 static Node *build(Unit *u, CXCursor c, Node *parent) {
   Impl *im = impl_of(u);
   enum CXCursorKind ck = clang_getCursorKind(c);
@@ -1596,6 +1665,8 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   clang_visitChildren(c, build_visit, &bc);
   n->kid = (Node **)bc.kids.items;
   n->nkid = bc.kids.len;
+  if (n->kind == N_CAST)
+    n->cast_value = cast_gives_value(u, c, n);
   if (n->kind == N_CALL && !n->sym && n->nkid && n->kid[0]->kind == N_TYPE_REF)
     clang_visitChildren(c, construct_class_visit, &n->cg_construct);
 

@@ -528,6 +528,7 @@ struct Node {
   bool type_dim3;      /* an expression of type dim3 (or uint3) */
   bool type_array;     /* an expression of array type (before its decay to a pointer) */
   bool type_pointer;   /* an expression of pointer type */
+  bool cast_value;     /* N_CAST to a type that is no reference (a value; bound to `&&`, a temporary) */
   CgGroup cg_group;    /* an expression whose type is a cooperative group: which */
   int cg_tile;         /* ... CG_TILE: its size */
   CgGroup cg_parent;   /* ... CG_TILE: its ParentT's class (CG_NONE: `void`, type-erased) */

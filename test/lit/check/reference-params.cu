@@ -7,12 +7,16 @@
 // the untraced blind spot, at the call.  A value a call returns, bound to
 // a move assignment's `float2 &&` (`out[i] = make_float2(..)`), is a
 // temporary: writing it is no blind spot, nor is a braced list
-// (`d[i] = {x, y, z}`, hec-rodrigues) or an arithmetic value bound to one.
+// (`d[i] = {x, y, z}`, hec-rodrigues), an arithmetic value or a cast to a
+// type that is no reference (`out[i] = (floatX)v` with floatX a bf16, the
+// form of llm.c's kernels) bound to one.
 // REQUIRES: nvcc
 // RUN: sed 's#^//.*##' %s > %t.in.cu
 // RUN: %tfuse -check -factor 2 -all-kernels %t.in.cu -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc-check %t.cu
+
+#include <cuda_bf16.h>
 
 // CHECK:      ::tfuse_rt::Check __tf_check("body_into_locals",
 // CHECK-NEXT: __tf_check.track_as(o, "out", TFUSE_CHECK_FLOAT, 4);
@@ -20,11 +24,14 @@
 // CHECK:      ::tfuse_rt::Check __tf_check("braced",
 // CHECK-NEXT: __tf_check.track_as(o3, "d", TFUSE_CHECK_FLOAT, 4);
 // CHECK-NEXT: braced__tf_orig<<<
+// CHECK:      ::tfuse_rt::Check __tf_check("cast_to_class",
+// CHECK-NEXT: __tf_check.track(ob, "out");
+// CHECK-NEXT: cast_to_class__tf_orig<<<
 // CHECK:      ::tfuse_rt::Check __tf_check("body_into_argument",
 // CHECK-NEXT: __tf_check.track(a, "out");
 // CHECK-NEXT: body_into_argument__tf_orig<<<
 // CHECK:      ::tfuse_rt::Check __tf_check("body_through_integer",
-// CHECK-NEXT: __tf_check.blind(TFUSE_CHECK_UNTRACED, "a call's argument pointing where tfuse cannot trace, at {{.*}}.in.cu:[[# @LINE + 35]]");
+// CHECK-NEXT: __tf_check.blind(TFUSE_CHECK_UNTRACED, "a call's argument pointing where tfuse cannot trace, at {{.*}}.in.cu:[[# @LINE + 42]]");
 // CHECK-NEXT: body_through_integer__tf_orig<<<
 
 __device__ inline void body(float &call, float &put, float s, float x) {
@@ -49,6 +56,13 @@ __global__ void braced(float3 *d, const float *s, int n) {
   }
 }
 
+typedef __nv_bfloat16 floatX;
+__global__ void cast_to_class(floatX *out, const float *s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = (floatX)(2.0f * s[i]);
+}
+
 __global__ void body_into_argument(float *out, const float *s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -63,9 +77,10 @@ __global__ void body_through_integer(unsigned long long addr, const float *s, in
   }
 }
 
-void run(float2 *o, float3 *o3, float *a, unsigned long long addr, const float *s, int n) {
+void run(float2 *o, float3 *o3, floatX *ob, float *a, unsigned long long addr, const float *s, int n) {
   body_into_locals<<<(n + 127) / 128, 128>>>(o, s, n);
   braced<<<(n + 127) / 128, 128>>>(o3, s, n);
+  cast_to_class<<<(n + 127) / 128, 128>>>(ob, s, n);
   body_into_argument<<<(n + 127) / 128, 128>>>(a, s, n);
   body_through_integer<<<(n + 127) / 128, 128>>>(addr, s, n);
 }
