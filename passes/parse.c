@@ -105,6 +105,8 @@ static char *take_string(CXString s) {
   return r;
 }
 
+static bool dependent_class(CXType t);
+
 static CgGroup cg_group_of(const char *ts, int *tile, CgGroup *parent);
 
 /* The class of a tile's ParentT, spelled from `p` up to the `>` that closes
@@ -573,7 +575,7 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         s->ref_params |= 1u << i;
       if (pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference)
         s->byref_params |= 1u << i;
-      if (!out && clang_Type_getSizeOf(pt) == CXTypeLayoutError_Dependent)
+      if (!out && clang_Type_getSizeOf(pt) == CXTypeLayoutError_Dependent && !dependent_class(pt))
         s->dep_params |= 1u << i; /* `T p`: a pointer if T is one */
     }
     /* Cooperative groups' functions take their values by forwarding
@@ -1443,6 +1445,29 @@ static void macro_arg_pastes(Unit *u) {
     }
   }
   vec_free(&im->macro_args);
+}
+
+/* Whether dependent type t is a specialization of a class template
+ * (`Packed128<T>`, its canonical spelling `Packed128<type-parameter-0-0>`),
+ * which no argument makes a pointer; not a template parameter's own
+ * (`T`, `TT<T>`: an alias template may make it one), a dependent member
+ * (`typename X<T>::type`) or a decltype. */
+static bool dependent_class(CXType t) {
+  char *sp = take_string(clang_getTypeSpelling(t));
+  const char *p = sp;
+  for (;;) {
+    if (!strncmp(p, "const ", 6))
+      p += 6;
+    else if (!strncmp(p, "volatile ", 9))
+      p += 9;
+    else
+      break;
+  }
+  size_t n = strlen(p);
+  while (n && p[n - 1] == ' ')
+    n--;
+  return n && p[n - 1] == '>' && strchr(p, '<') && strncmp(p, "type-parameter-", 15) && strncmp(p, "typename ", 9) &&
+         !strstr(p, "decltype(") && !strstr(p, "::type-parameter-");
 }
 
 static enum CXChildVisitResult typeref_is_reference(CXCursor c, CXCursor parent, CXClientData data) {
