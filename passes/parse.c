@@ -588,8 +588,12 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     s->is_ctor = k == CXCursor_Constructor;
     s->is_defaulted = clang_CXXMethod_isDefaulted(decl) != 0;
     enum CXTypeKind rk = clang_getCanonicalType(clang_getResultType(ft)).kind;
-    s->returns_ref = rk == CXType_LValueReference || rk == CXType_RValueReference || rk == CXType_Unexposed ||
-                     rk == CXType_Invalid; /* a dependent or unknown result: maybe a reference */
+    /* A value only where the result's type says so (a builtin, a pointer, a
+     * class, an enum, a vector); a reference, and `auto`, `decltype(auto)`,
+     * a dependent or unknown result, may be one. */
+    s->returns_ref = !((rk >= CXType_FirstBuiltin && rk <= CXType_LastBuiltin) || rk == CXType_Pointer ||
+                       rk == CXType_Record || rk == CXType_Enum || rk == CXType_Complex || rk == CXType_Vector ||
+                       rk == CXType_ExtVector || rk == CXType_MemberPointer);
     enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
     bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
                     pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;
