@@ -232,6 +232,11 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
         pts_of(obj, out);
       else
         lvalue_objects(obj, out, this_obj);
+      /* A class that holds a pointer (a view, `float &operator[](int i)
+       * { return p[i]; }`) may return a reference into memory it points
+       * to: not followed. */
+      if (n->sym->class_may_point)
+        out->unknown = true;
       return;
     }
     out->unknown = true;

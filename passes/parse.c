@@ -314,6 +314,40 @@ static int record_fp_size(CXType t, FpFields *f) {
   return f->size > 0 && f->n == clang_Type_getSizeOf(t) ? f->size : 0;
 }
 
+static bool type_may_point(CXType t, int depth);
+
+static enum CXChildVisitResult member_may_point(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  int *st = data; /* [0]: depth, [1]: the answer */
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if ((k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier) && type_may_point(clang_getCursorType(c), st[0])) {
+    st[1] = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Whether a value of type t may hold a pointer or a reference: one itself,
+ * an array of them, a class with such a member or base; a type tfuse cannot
+ * lay out (dependent, incomplete) or nested too deep may. */
+static bool type_may_point(CXType t, int depth) {
+  t = clang_getCanonicalType(t);
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+    t = clang_getCanonicalType(clang_getArrayElementType(t));
+  if (t.kind >= CXType_FirstBuiltin && t.kind <= CXType_LastBuiltin)
+    return false;
+  if (t.kind == CXType_Enum || t.kind == CXType_Complex || t.kind == CXType_Vector || t.kind == CXType_ExtVector)
+    return false;
+  if (t.kind != CXType_Record || depth > 8)
+    return true;
+  CXCursor d = clang_getCursorDefinition(clang_getTypeDeclaration(t));
+  if (clang_Cursor_isNull(d))
+    return true;
+  int st[2] = {depth + 1, 0};
+  clang_visitChildren(d, member_may_point, st);
+  return st[1] != 0;
+}
+
 static bool type_is_array(CXType t) {
   switch (t.kind) {
   case CXType_ConstantArray:
@@ -601,6 +635,9 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
         (k == CXCursor_FunctionTemplate && in_class)) {
       s->is_method = !clang_CXXMethod_isStatic(decl);
       s->is_const_method = clang_CXXMethod_isConst(decl);
+      CXCursor cls = clang_getCursorSemanticParent(decl);
+      s->class_may_point = pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization ||
+                           type_may_point(clang_getCursorType(cls), 0);
     }
     /* Attributes may sit on a later redeclaration (the definition). */
     CXCursor def = clang_getCursorDefinition(decl);

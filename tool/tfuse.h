@@ -430,6 +430,8 @@ struct Sym {
   bool is_global_fn, is_device_fn;
   bool is_method;       /* SYM_FUNC: a non-static member function (its object is an argument) */
   bool is_const_method; /* SYM_FUNC: a const member function (does not write its object) */
+  bool class_may_point; /* SYM_FUNC, a method: its class (bases and members included) may hold a pointer or a
+                           reference, so a reference it returns may refer to memory outside its object */
   bool is_ctor;         /* SYM_FUNC: a constructor */
   Sym *spec_of;         /* SYM_FUNC: an explicit specialization's template */
   bool is_defaulted;    /* SYM_FUNC: a special member that is implicit or `= default` (memberwise) */
