@@ -217,9 +217,8 @@ static void lvalue_objects(Node *lv, PointsTo *out, bool *this_obj) {
     /* A call returning a value (`make_float2(x, y)` bound to a move
      * assignment's `float2 &&`), or a construction: a temporary, which
      * dies with the full expression, so writing it changes nothing. */
-    if ((n->sym && n->sym->kind == SYM_FUNC && !n->sym->returns_ref) || (n->sym && n->sym->is_ctor) ||
-        call_is_construct(n))
-      return;
+    if ((n->sym && n->sym->kind == SYM_FUNC && !n->sym->returns_ref) || call_is_construct(n))
+      return; /* (a constructor's result type is void: no reference) */
     /* A call returning a reference (operator[], a getter): the object of a
      * method, else anything. */
     Node *obj;

@@ -314,6 +314,13 @@ static int record_fp_size(CXType t, FpFields *f) {
   return f->size > 0 && f->n == clang_Type_getSizeOf(t) ? f->size : 0;
 }
 
+/* A type kind that holds a value and nothing it refers to: a builtin, an
+ * enum, a complex number, a vector. */
+static bool kind_is_plain_value(enum CXTypeKind k) {
+  return (k >= CXType_FirstBuiltin && k <= CXType_LastBuiltin) || k == CXType_Enum || k == CXType_Complex ||
+         k == CXType_Vector || k == CXType_ExtVector;
+}
+
 static bool type_may_point(CXType t, int depth);
 
 static enum CXChildVisitResult member_may_point(CXCursor c, CXCursor parent, CXClientData data) {
@@ -334,9 +341,7 @@ static bool type_may_point(CXType t, int depth) {
   t = clang_getCanonicalType(t);
   while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
     t = clang_getCanonicalType(clang_getArrayElementType(t));
-  if (t.kind >= CXType_FirstBuiltin && t.kind <= CXType_LastBuiltin)
-    return false;
-  if (t.kind == CXType_Enum || t.kind == CXType_Complex || t.kind == CXType_Vector || t.kind == CXType_ExtVector)
+  if (kind_is_plain_value(t.kind))
     return false;
   if (t.kind != CXType_Record || depth > 8)
     return true;
@@ -625,9 +630,8 @@ static Sym *sym_for(Unit *u, CXCursor decl) {
     /* A value only where the result's type says so (a builtin, a pointer, a
      * class, an enum, a vector); a reference, and `auto`, `decltype(auto)`,
      * a dependent or unknown result, may be one. */
-    s->returns_ref = !((rk >= CXType_FirstBuiltin && rk <= CXType_LastBuiltin) || rk == CXType_Pointer ||
-                       rk == CXType_Record || rk == CXType_Enum || rk == CXType_Complex || rk == CXType_Vector ||
-                       rk == CXType_ExtVector || rk == CXType_MemberPointer);
+    s->returns_ref = !(kind_is_plain_value(rk) || rk == CXType_Pointer || rk == CXType_Record ||
+                       rk == CXType_MemberPointer);
     enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(decl));
     bool in_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_ClassTemplate ||
                     pk == CXCursor_ClassTemplatePartialSpecialization || pk == CXCursor_UnionDecl;
@@ -1523,13 +1527,12 @@ static enum CXChildVisitResult typeref_is_reference(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
-/* Whether cast c (node n) yields a value rather than an lvalue: its type as
+/* Whether cast c yields a value rather than an lvalue: its type as
  * written holds no `&` (`(T &)x`, `static_cast<T &&>(x)`) and names no
  * typedef of a reference.  The written type is read from the cast's tokens:
  * a C cast's first parenthesised group, a named cast's `<...>`; a
  * functional cast `T(x)` spells a simple type. */
-static bool cast_gives_value(Unit *u, CXCursor c, Node *n) {
-  (void)u;
+static bool cast_gives_value(CXCursor c) {
   bool ref = false;
   clang_visitChildren(c, typeref_is_reference, &ref);
   if (ref)
@@ -1576,7 +1579,6 @@ static bool cast_gives_value(Unit *u, CXCursor c, Node *n) {
   if (!started)
     value = false; /* a form not read: an lvalue, maybe */
   clang_disposeTokens(tu, toks, nt);
-  (void)n;
   return value;
 }
 
@@ -1732,7 +1734,7 @@ static Node *build(Unit *u, CXCursor c, Node *parent) {
   n->kid = (Node **)bc.kids.items;
   n->nkid = bc.kids.len;
   if (n->kind == N_CAST)
-    n->cast_value = cast_gives_value(u, c, n);
+    n->cast_value = cast_gives_value(c);
   if (n->kind == N_CALL && !n->sym && n->nkid && n->kid[0]->kind == N_TYPE_REF)
     clang_visitChildren(c, construct_class_visit, &n->cg_construct);
 
