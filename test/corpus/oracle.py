@@ -843,16 +843,15 @@ def cmd_report(a):
                 why = known.get((pn, k)) if lk["differs"] and not fused_only else None
                 if why:  # the original's own result varies: those launches are not compared
                     C -= lk["differs"]
-                    explained.append((pn, tag, k, lk["differs"], n, why["class"], why["where"], why["why"]))
                 D += 0 if fused_only or why else lk["differs"]
                 own = original_fault(lk)
                 F += 0 if own else lk["fault"]
                 out.append("| | | | %s | %s | %d | %d | %d | %d |" % (k, dec, lk["identical"], lk["differs"],
                                                                      lk["not-checked"], lk["fault"]))
-                if why:
-                    pass
-                elif fused_only:
+                if fused_only:
                     contraction.append((pn, tag, k, lk["differs"], n, nf["identical"] + nf.get("rounding", 0)))
+                elif why:
+                    explained.append((pn, tag, k, lk["differs"], n, why["class"], why["where"], why["why"]))
                 elif lk["differs"]:
                     differ.append((pn, tag, k, lk["differs"], n, lk.get("first_differ"),
                                    " (and built with -fmad=false: %d differ)" % nf["differs"] if nf else ""))

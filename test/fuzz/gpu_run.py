@@ -42,6 +42,7 @@ Standard library only: the GPU machine has python3 and nothing else.
 
 import argparse
 import concurrent.futures as cf
+import hashlib
 import json
 import os
 import re
@@ -76,7 +77,6 @@ def hashes(stdout):
 
 
 def sha256_of(path):
-    import hashlib
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
