@@ -10,7 +10,7 @@
  *   #pragma tfuse coarsen factor(4) dim(y) mode(thread)
  *   __global__ void eliminate(float *in, float *out) { ... }
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -175,7 +175,7 @@ static void check_specializations(Unit *u, Vec *kernels) {
   }
 }
 
-void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
+void annotate_kernels(Unit *u, const Options *opt, Vec *kernels, Vec *matched) {
   const Source *src = u->src;
   const char *t = src->text;
   Vec pragmas = {0};
@@ -263,7 +263,7 @@ void annotate_kernels(Unit *u, const Options *opt, Vec *kernels) {
       }
     }
     if (found && opt->group_run)
-      schedule_kernel_matched(name);
+      vec_push(matched, (void *)name);
     else if (!found && !opt->group_run) {
       /* One file: a misspelt name is an error.  Several: a name may be
        * meant for some of them only, so it is a warning. */

@@ -11,7 +11,7 @@
  *   node_strip(`((int)x)`)         the node of x
  *   stmt_end(src, `f(a)`)          the offset past its `;`
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <string.h>
 

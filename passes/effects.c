@@ -48,7 +48,7 @@
  * cannot tell is `everything`.  Cloning, renumbering, replication and the
  * refusals of what no rewrite reaches ask it (see the section below).
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <string.h>
 

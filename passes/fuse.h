@@ -5,7 +5,7 @@
 #ifndef TFUSE_FUSE_H
 #define TFUSE_FUSE_H
 
-#include "tfuse.h"
+#include "passes.h"
 
 /* A copy, or a group of copies: its index r[d] along each dimension d in
  * `mask`; the copies of a group differ only along the coarsened dimensions

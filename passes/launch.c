@@ -42,7 +42,7 @@
  * the driver may call this with one kernel to learn whether its launches
  * can be rewritten, and again with the kernels that can.
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
  *   if (threadIdx.x < s) { __syncthreads(); }   // thread mode along x:
  *   error: __syncthreads() under control that differs between the copies
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <stdarg.h>
 #include <string.h>

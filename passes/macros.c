@@ -31,7 +31,7 @@
  * unexpanded (`#`, `##`) is named by macro_escaping_expression, and fuse.c
  * does not wrap the expression that holds it.
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  * side.  `threadIdx.x` reaches us as a MemberRefExpr over a DeclRefExpr to
  * the builtin variable; it becomes one N_BUILTIN node. */
 #define _GNU_SOURCE /* dladdr */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <clang-c/Index.h>
 #include <dlfcn.h>
@@ -2294,7 +2294,8 @@ static const char *resource_dir(void) {
  * device side, for target.c's comparison) as nvcc compiles it with clang's
  * resource folder (resource_dir), the input's compiler
  * flags (its database entry's and the command line's) with nvcc's include
- * folders and macros (tool/flags.c), then the host compat header. */
+ * folders and macros (Input.parser_flags, which the driver reads), then the
+ * host compat header. */
 static void parser_args(const Input *in, const Options *opt, Vec *args, bool device) {
   vec_push(args, "-x");
   vec_push(args, "cuda");
@@ -2310,7 +2311,8 @@ static void parser_args(const Input *in, const Options *opt, Vec *args, bool dev
     vec_push(args, "-resource-dir");
     vec_push(args, (char *)res);
   }
-  flags_parser_args(opt->cuda_path, in->cc, (Vec *)&in->flags, args);
+  for (int i = 0; i < in->parser_flags.len; i++)
+    vec_push(args, in->parser_flags.items[i]);
   vec_push(args, "-include");
   vec_push(args, (char *)nvcc_host_compat_path());
 }
@@ -2393,7 +2395,7 @@ static void include_visit(CXFile included, CXSourceLocation *stack, unsigned dep
   const char *nm = arena_strdup(clang_getCString(name) ? clang_getCString(name) : "");
   clang_disposeString(name);
   const char *real = real_path(nm);
-  if (!project_under_root(sc->im->project, real))
+  if (!path_under(sc->im->project->root, real))
     return;
   bool system = clang_Location_isInSystemHeader(clang_getLocationForOffset(sc->tu, included, 0));
   Reach *r = arena_alloc(sizeof *r);

@@ -32,7 +32,7 @@
  *                                            float a_0 = A_reg_0 + A[x][y_0];
  *                                            float a_1 = A_reg_1 + A[x][y_1];
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <string.h>
 

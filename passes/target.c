@@ -47,7 +47,7 @@
  *   #endif
  *   __device__ int lane_of() { return LANE; }
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -24,7 +24,7 @@
  *   int i = blockIdx.x * blockDim.x + threadIdx.x;   // varying (block, x)
  *   float y = gridspacing * (float)j;               // uniform
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <string.h>
 #include <stdio.h>

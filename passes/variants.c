@@ -2,7 +2,7 @@
  *
  * Contract: takes an annotated kernel whose factor is FACTOR_AUTO; for each
  * candidate of the tune space (mode, dimension, factor) runs the ordinary
- * passes (uniform, legality, promote, fuse: main.c's coarsen_kernel) on a
+ * passes (uniform, legality, promote, fuse: coarsen.c's coarsen_kernel) on a
  * copy of the Kernel with that candidate's Params, muting their errors: a
  * candidate they refuse is not a candidate (-report says why).  Each
  * accepted candidate's edits are rendered over the kernel's own text
@@ -36,7 +36,7 @@
  *                                      items MODE.DIM[DIM][.layout|.consecutive]:K,... (AxB for two)
  *   neither: default_space, derived from the dimensions the kernel reads.
  */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * whose probe fails is, when `drops` is given, recorded there instead (the
  * driver emits again without it).  Records no edits; true when the output
  * may be written. */
-#include "tfuse.h"
+#include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>

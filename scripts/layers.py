@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Checks that the files of passes/ call one another without a circle.
+"""Checks that tfuse's files call one another downward only.
 
     scripts/layers.py BUILD_DIR
 
 Reads the object files of the tfuse target (BUILD_DIR/CMakeFiles/tfuse.dir/
-{passes,tool}/*.c.o) with `nm`: a file calls another when it uses (U) a
-symbol the other defines.  Prints every such edge with the functions it
-calls, `passes/fuse.c -> passes/copies.c: add_site copy_name ...`, then the
-files of passes/ by layer (layer 0 calls no other file of passes/; a file
-of layer n calls files of layers below n only).  Exits 1, naming the files
-and the calls of each circle, if some files of passes/ call one another in
-a circle; 2 when there are no object files to read.
+{support,passes,tool}/*.c.o) with `nm`: a file calls another when it uses (U)
+a symbol the other defines.  The three floors are support/ (diagnostics,
+source text, arenas, the edit list), passes/ and tool/ (the driver); a file
+may call its own floor and the floors below.  Prints every call between two
+files with the functions it calls, `passes/fuse.c -> passes/copies.c:
+add_site copy_name ...`, then each floor's files by layer (layer 0 calls no
+other file of its floor; a file of layer n calls files of layers below n
+only).  Exits 1, naming the calls, if a file calls up a floor or some files
+call one another in a circle; 2 when there are no object files to read.
 """
 import os
 import subprocess
@@ -20,16 +22,23 @@ from collections import defaultdict
 DEFINED = set("TDBRGSVW")  # global text, data, bss, read-only, small, weak
 
 
+FLOORS = ("support", "passes", "tool")  # bottom to top
+
+
 def read_objects(build):
     objdir = os.path.join(build, "CMakeFiles", "tfuse.dir")
     objs = {}
-    for sub in ("passes", "tool"):
+    for sub in FLOORS:
         d = os.path.join(objdir, sub)
         if os.path.isdir(d):
             for f in sorted(os.listdir(d)):
                 if f.endswith(".c.o"):
                     objs[sub + "/" + f[:-2]] = os.path.join(d, f)
     return objs
+
+
+def floor(name):
+    return FLOORS.index(name.split("/")[0])
 
 
 def call_graph(objs):
@@ -86,36 +95,46 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: layers.py BUILD_DIR")
     objs = read_objects(sys.argv[1])
-    passes = sorted(n for n in objs if n.startswith("passes/"))
-    if not passes:
+    if not any(n.startswith("passes/") for n in objs):
         print("layers: no object files of passes/ under %s/CMakeFiles/tfuse.dir (build tfuse first)" % sys.argv[1],
               file=sys.stderr)
         return 2
+    files = sorted(objs)
     calls = call_graph(objs)
     for a in sorted(calls):
         for b in sorted(calls[a]):
             print("%s -> %s: %s" % (a, b, " ".join(sorted(calls[a][b]))))
-    edges = {a: {b for b in calls[a] if b.startswith("passes/")} for a in passes}
-    bad = circles(passes, edges)
-    if bad:
-        for comp in bad:
-            print("layers: error: these files of passes/ call one another in a circle: %s" % ", ".join(comp))
-            for a in comp:
-                for b in sorted(edges[a] & set(comp)):
-                    print("layers:   %s -> %s: %s" % (a, b, " ".join(sorted(calls[a][b]))))
+    edges = {a: set(calls[a]) for a in files}
+    failed = False
+    for a in files:
+        for b in sorted(edges[a]):
+            if floor(b) > floor(a):
+                print("layers: error: %s calls up into %s/: %s -> %s: %s"
+                      % (a, FLOORS[floor(b)], a, b, " ".join(sorted(calls[a][b]))))
+                failed = True
+    for comp in circles(files, edges):
+        print("layers: error: these files call one another in a circle: %s" % ", ".join(comp))
+        for a in comp:
+            for b in sorted(edges[a] & set(comp)):
+                print("layers:   %s -> %s: %s" % (a, b, " ".join(sorted(calls[a][b]))))
+        failed = True
+    if failed:
         return 1
     layer = {}
 
     def depth(v):
         if v not in layer:
-            layer[v] = 1 + max((depth(w) for w in edges[v]), default=-1)
+            layer[v] = 1 + max((depth(w) for w in edges[v] if floor(w) == floor(v)), default=-1)
         return layer[v]
 
-    for v in passes:
+    for v in files:
         depth(v)
-    for n in range(max(layer.values()) + 1):
-        print("layer %d: %s" % (n, " ".join(v for v in passes if layer[v] == n)))
-    print("layers: no circle among the %d files of passes/" % len(passes))
+    for f in FLOORS:
+        mine = [v for v in files if v.startswith(f + "/")]
+        for n in range(max((layer[v] for v in mine), default=-1) + 1):
+            print("%s/ layer %d: %s" % (f, n, " ".join(v for v in mine if layer[v] == n)))
+    print("layers: no circle among the %d files, and no call up a floor (%s)" % (len(files), " < ".join(
+        f + "/" for f in FLOORS)))
     return 0
 
 

@@ -48,32 +48,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ---- the cache folder ---- */
-
-const char *cache_dir(void) {
-  const char *dir = getenv("TFUSE_CACHE_DIR");
-  if (!dir || !*dir) {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg)
-      dir = arena_printf("%s/tfuse", xdg);
-    else if (home && *home)
-      dir = arena_printf("%s/.cache/tfuse", home);
-    else
-      return NULL;
-  }
-  /* mkdir -p */
-  char *d = arena_strdup(dir);
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      mkdir(d, 0755);
-      *p = '/';
-    }
-  mkdir(d, 0755);
-  struct stat st;
-  return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? d : NULL;
-}
-
 /* ---- reading command lines ---- */
 
 struct Flag {

@@ -6,7 +6,7 @@
  * line), and the root (-root, else the inputs' deepest common folder).
  * parse.c then adds the headers under the root.  project_check_others
  * reports launches tfuse cannot see (files of the database not given);
- * project_render applies the edits file by file (tool/edit.c), and
+ * project_render applies the edits file by file (support/edit.c), and
  * project_write writes every changed file, all or none:
  *   -o FILE or standard output  one input, and no header changed
  *   -i                          each changed file in place (a symbolic link's target)
@@ -29,11 +29,15 @@ static char *dir_of(const char *real) {
   return slash && slash != real ? arena_strndup(real, (size_t)(slash - real)) : arena_strdup("/");
 }
 
-bool project_under_root(const Project *p, const char *real) {
-  size_t n = strlen(p->root);
-  if (n == 1)
-    return real[0] == '/';
-  return !strncmp(real, p->root, n) && real[n] == '/';
+bool project_under_root(const Project *p, const char *real) { return path_under(p->root, real); }
+
+void project_read_flags(Project *p, const Options *opt) {
+  for (int i = 0; i < p->inputs.len; i++) {
+    Input *in = p->inputs.items[i];
+    if (!in->parser_flags_read)
+      flags_parser_args(opt->cuda_path, in->cc, &in->flags, &in->parser_flags);
+    in->parser_flags_read = true;
+  }
 }
 
 /* A real path as messages show it: relative to the current folder if under it. */
@@ -289,7 +293,7 @@ const char *project_destination(const Project *p, const Output *o, const Options
 bool project_write(const Project *p, const Vec *outs, const Options *opt) {
   if (!opt->in_place && !opt->out_dir) {
     const Output *o = outs->items[0];
-    return edit_write_file(opt->output, o->text, o->len);
+    return file_write(opt->output, o->text, o->len);
   }
   int n = outs->len;
   const char **paths = arena_alloc(sizeof(char *) * (size_t)(n ? n : 1));
@@ -305,5 +309,5 @@ bool project_write(const Project *p, const Vec *outs, const Options *opt) {
   for (int i = 0; i < n && opt->out_dir; i++)
     if (!project_make_parent(paths[i]))
       return false;
-  return edit_write_files(n, paths, data, lens);
+  return files_write(n, paths, data, lens);
 }

@@ -1,5 +1,5 @@
-/* schedule: a run over many files, in groups, each in a process of its own;
- * and the records every run keeps of its kernels and files.
+/* schedule: a run over many files, in groups, each in a process of its own,
+ * gathered from the records every run keeps of its kernels and files.
  *
  * Contract: schedule_project takes the project that project_open made
  * (several inputs, or -keep-going, -j or -report-json) and splits its
@@ -8,7 +8,7 @@
  * it includes, read as text) defines or names a kernel that the other's
  * defines or names.  A kernel and every launch of it are then in one group,
  * so a group can be rewritten alone.  Each group is rewritten by
- * coarsen_project_all (tool/main.c) in a child process, -j at a time: its
+ * coarsen_project_all (tool/run.c) in a child process, -j at a time: its
  * translation units die with it (memory is that of the largest group, not
  * of the tree), a crash or a failure stays in its group, and its
  * diagnostics are printed whole when it ends.  A child stages its changed
@@ -30,9 +30,9 @@
  * the same texts (check_twins).
  * A group stopped by -timeout, or that crashed, fails as a whole.
  *
- * Records, one line each, tab-separated, fields with tabs, newlines and
- * backslashes escaped (record_* below, kept by every run, a single file's
- * too, for -v and -report-json):
+ * Records (tool/records.c), one line each, tab-separated, fields with
+ * tabs, newlines and backslashes escaped, kept by every run, a single
+ * file's too, for -v and -report-json:
  *   K  file  line  col  kernel  decision  factor  reason
  *   F  file  status  reason          status: parsed, failed
  *   M  name                          a -kernel NAME this group defines
@@ -101,144 +101,6 @@ static bool strset_has(const StrSet *s, const char *str) {
   while (s->slot[j] && strcmp(s->slot[j], str))
     j = (j + 1) & (s->cap - 1);
   return s->slot[j] != NULL;
-}
-
-/* ---- records ---- */
-
-static Buf records;              /* this run's (or this group's) lines */
-static const Project *rec_project; /* whose text kernels' offsets are in */
-static Vec rec_kernels;          /* Kernel*: those with a K line (malloc'd vector, not the arena's) */
-
-/* A field: a tab, then the text with its tabs, newlines and backslashes
- * escaped (a file's name may hold any of them; unescape undoes it). */
-static void rec_field(Buf *b, const char *s) {
-  buf_puts(b, "\t");
-  for (; s && *s; s++)
-    buf_puts(b, *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\\' ? "\\\\" : (char[2]){*s, 0});
-}
-
-static char *unescape(char *s) {
-  char *w = s;
-  for (char *r = s; *r; r++)
-    *w++ = *r != '\\' || !r[1] ? *r : *++r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
-  *w = 0;
-  return s;
-}
-
-void record_begin(const Project *p) {
-  buf_free(&records);
-  rec_project = p;
-  free(rec_kernels.items);
-  rec_kernels = (Vec){0};
-}
-
-void record_kernel(Kernel *k, const char *decision, const char *reason) {
-  if (vec_has_item(&rec_kernels, k))
-    return;
-  if (rec_kernels.len == rec_kernels.cap) {
-    rec_kernels.cap = rec_kernels.cap ? 2 * rec_kernels.cap : 16;
-    rec_kernels.items = realloc(rec_kernels.items, sizeof(void *) * (size_t)rec_kernels.cap);
-  }
-  rec_kernels.items[rec_kernels.len++] = k;
-  const char *path = "?";
-  int line = 0, col = 0;
-  if (rec_project && rec_project->text.text)
-    source_locate(&rec_project->text, k->fn->loc, &path, &line, &col);
-  buf_puts(&records, "K");
-  rec_field(&records, path);
-  buf_printf(&records, "\t%d\t%d", line, col);
-  rec_field(&records, k->sym->name);
-  rec_field(&records, decision);
-  rec_field(&records, k->p.factor == FACTOR_AUTO ? "auto"
-                                                 : arena_printf("%s %s.%s", params_factor_text(&k->p),
-                                                                mode_name(k->p.mode), params_dim_text(&k->p)));
-  rec_field(&records, reason ? reason : "");
-  /* The census: the construct table's rows the kernel reaches, as checked
-   * for a coarsened one (legality.c). */
-  Buf rows = {0};
-  for (int i = 0; !strcmp(decision, "coarsened") && i < k->constructs.len; i++)
-    buf_printf(&rows, "%s%s", i ? "\x1f" : "", ((const Construct *)k->constructs.items[i])->name);
-  rec_field(&records, rows.data ? rows.data : "");
-  buf_free(&rows);
-  buf_printf(&records, "\t%d\n", !strcmp(decision, "coarsened") ? k->dispatches : 0);
-}
-
-static void record_file(const char *path, const char *status, const char *reason) {
-  buf_puts(&records, "F");
-  rec_field(&records, path);
-  rec_field(&records, status);
-  rec_field(&records, reason ? reason : "");
-  buf_puts(&records, "\n");
-}
-
-void record_written(const Vec *outputs) {
-  for (int i = 0; i < outputs->len; i++)
-    record_file(((Output *)outputs->items[i])->file->path, "written", NULL);
-}
-
-/* A kernel's name and where it is, in a record. */
-static void record_at(const char *tag, const char *name, unsigned off) {
-  const char *path = "?";
-  int line = 0, col = 0;
-  source_locate(&rec_project->text, off, &path, &line, &col);
-  const char *real = path_real(path);
-  buf_puts(&records, tag);
-  rec_field(&records, name);
-  rec_field(&records, real ? real : path);
-  buf_printf(&records, "\t%d\t%d\n", line, col);
-}
-
-void record_parsed(const Project *p, const Unit *u) {
-  for (int i = 0; i < p->files.len; i++) {
-    const char *path = ((Source *)p->files.items[i])->path, *real = path_real(path);
-    record_file(path, "parsed", NULL);
-    buf_puts(&records, "P");
-    rec_field(&records, real ? real : path);
-    buf_puts(&records, "\n");
-  }
-  for (int i = 0; i < u->functions.len; i++) {
-    const Node *fn = u->functions.items[i];
-    if (fn->sym && fn->sym->is_global_fn)
-      record_at("D", fn->sym->name, fn->loc);
-  }
-  /* A kernel launched or declared here and defined in none of its files:
-   * a use of one defined elsewhere (launches first: the better place). */
-  for (int i = 0; i < u->launches.len; i++) {
-    const Node *call = u->launches.items[i];
-    if (call->sym && call->sym->is_global_fn && !call->sym->body)
-      record_at("U", call->sym->name, call->begin);
-  }
-  for (int i = 0; i < u->fn_decls.len; i++) {
-    const Node *fn = u->fn_decls.items[i];
-    if (fn->sym && fn->sym->is_global_fn && !fn->sym->body)
-      record_at("U", fn->sym->name, fn->loc);
-  }
-}
-
-static const char *failure_reason(const char *what) {
-  const char *e = diag_first_error();
-  return e ? arena_printf("%s (%s)", what, e) : what;
-}
-
-void record_parse_failure(const Project *p) {
-  const char *why = failure_reason("does not parse");
-  for (int i = 0; i < p->inputs.len; i++)
-    record_file(((Input *)p->inputs.items[i])->path, "failed", why);
-}
-
-void record_failure(const Vec *kernels) {
-  const char *why = failure_reason("the rewrite of its files failed");
-  for (int i = 0; i < kernels->len; i++) {
-    Kernel *k = kernels->items[i];
-    if (k->p.factor != 1)
-      record_kernel(k, "unchanged", why);
-  }
-}
-
-void schedule_kernel_matched(const char *name) {
-  buf_puts(&records, "M");
-  rec_field(&records, name);
-  buf_puts(&records, "\n");
 }
 
 /* ---- what the parent gathers ---- */
@@ -312,7 +174,7 @@ static int split_fields(char *line, char **f, int max) {
     p = t + 1;
   }
   for (int i = 0; i < n; i++)
-    unescape(f[i]);
+    record_unescape(f[i]);
   return n;
 }
 
@@ -826,14 +688,12 @@ static void run_child(const Project *p, Options *opt, Group *g, int gi, const ch
         rc = 1;
         break;
       }
-      buf_puts(&records, "O");
-      rec_field(&records, dest);
-      rec_field(&records, staged);
-      rec_field(&records, o->file->path);
-      buf_puts(&records, "\n");
+      record_output(dest, staged, o->file->path);
     }
   fflush(stderr);
-  bool ok = write_whole(rec, records.data ? records.data : "", records.len);
+  size_t rlen;
+  const char *rtext = records_text(&rlen);
+  bool ok = write_whole(rec, rtext, rlen);
   _exit(ok ? rc : 3);
 }
 
@@ -1473,8 +1333,8 @@ static bool commit_outputs(const Gathered *gt) {
   if (!ok)
     return false;
   if (stdout_at >= 0)
-    return edit_write_file("-", data[stdout_at], lens[stdout_at]);
-  return edit_write_files(m, paths, data, lens);
+    return file_write("-", data[stdout_at], lens[stdout_at]);
+  return files_write(m, paths, data, lens);
 }
 
 static void mark_written(Gathered *gt) {
@@ -1629,6 +1489,6 @@ int schedule_project(Project *p, Options *opt) {
 
 void schedule_summary_one(const Project *p, double seconds) {
   Gathered gt = {0};
-  gather_lines(&gt, NULL, arena_strdup(records.data ? records.data : ""));
+  gather_lines(&gt, NULL, arena_strdup(records_text(NULL)));
   summary(&gt, p->inputs.len, seconds);
 }

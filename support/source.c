@@ -1,35 +1,13 @@
 /* Source files: their text and offset <-> line/column mapping, and a
  * project's text (its files end to end). */
-#include "tfuse.h"
+#include "support.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-
-bool source_load(Source *src, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    error_plain("cannot open '%s': %s", path, strerror(errno));
-    return false;
-  }
-  Buf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    buf_add(&b, chunk, n);
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    error_plain("cannot read '%s'", path);
-    buf_free(&b);
-    return false;
-  }
-  source_set_text(src, path, b.data ? b.data : "", b.len);
-  buf_free(&b);
-  return true;
-}
+#include <sys/stat.h>
 
 const char *path_real(const char *path) {
   char buf[PATH_MAX];
@@ -144,4 +122,37 @@ bool source_has_directive(const Source *src, unsigned b, unsigned e) {
       return true;
   }
   return false;
+}
+
+/* ---- paths ---- */
+
+bool path_under(const char *root, const char *real) {
+  size_t n = strlen(root);
+  if (n == 1)
+    return real[0] == '/';
+  return !strncmp(real, root, n) && real[n] == '/';
+}
+
+const char *cache_dir(void) {
+  const char *dir = getenv("TFUSE_CACHE_DIR");
+  if (!dir || !*dir) {
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+      dir = arena_printf("%s/tfuse", xdg);
+    else if (home && *home)
+      dir = arena_printf("%s/.cache/tfuse", home);
+    else
+      return NULL;
+  }
+  /* mkdir -p */
+  char *d = arena_strdup(dir);
+  for (char *p = d + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      mkdir(d, 0755);
+      *p = '/';
+    }
+  mkdir(d, 0755);
+  struct stat st;
+  return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? d : NULL;
 }

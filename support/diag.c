@@ -1,6 +1,6 @@
 /* Diagnostics: `file:line:col: error: message`, the source line and a caret
  * (chibicc's verror_at, cproc's wording: lowercase, no trailing period). */
-#include "tfuse.h"
+#include "support.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Small utilities: growable buffers, pointer vectors and the run's arena. */
-#include "tfuse.h"
+#include "support.h"
 
 #include <stdarg.h>
 #include <stdio.h>
