@@ -1,7 +1,11 @@
-/* fuse.h: what passes/fuse.c shares with the files that plan and render
- * parts of its output: copies.c (the copies and their names), replicas.c
- * (the layout of replicated shared memory) and promote_emit.c (the
- * registers of promoted arrays).  Those three call nothing in fuse.c. */
+/* fuse.h: what the files of the kernel's emission share: fuse.c (the
+ * kernel: its signature, body and prototypes, the entry point), emit.c
+ * (its statements for the copies), render.c (a range of text as a copy
+ * writes it, helpers' clones, the statements' facts and guards), and the
+ * files that plan parts of the output: copies.c (the copies and their
+ * names), replicas.c (the layout of replicated shared memory) and
+ * promote_emit.c (the registers of promoted arrays).  Those three call
+ * nothing of the other three. */
 #ifndef TFUSE_FUSE_H
 #define TFUSE_FUSE_H
 
@@ -46,6 +50,32 @@ typedef struct {
   int seq;
 } Site;
 
+/* ---- what fuse.c, render.c and emit.c share ---- */
+
+/* Where a statement is emitted: the predicates of the copies' guards. */
+typedef struct {
+  Node *region_stmt; /* the predicated `if` that opened this region */
+  char **pred;      /* per copy: a guard expression, or NULL for "true" */
+  bool any_true;    /* some copy is known to be live here */
+  bool live_active; /* copies may have returned: AND their live flags */
+  int region;       /* predicate region depth */
+} Ctx;
+
+/* What a statement does, for its guards (render.c, stmt_facts). */
+typedef struct {
+  bool effects;       /* stores to memory, effectful or user calls */
+  bool unsafe_load;   /* a load whose address depends on the copy */
+  bool any_load;
+  bool has_loop;
+  Vec written;        /* Sym*: locals written */
+} Facts;
+
+/* The copy of uniform text. */
+static const Copy uniform_copy = {0};
+
+/* The dimensions along which a node varies. */
+static inline unsigned node_dims(Fuse *F, const Node *n) { return F->multi ? n->vmask : n->varying ? F->all : 0; }
+
 /* ---- copies.c ---- */
 
 unsigned sym_dims(Fuse *F, const Sym *s);
@@ -73,5 +103,29 @@ void plan_shared_probe(Fuse *F, Node *body);
 unsigned promo_dims(Fuse *F, const Promo *pr);
 const char *promo_reg(Fuse *F, Promo *pr, Copy c);
 char *promo_decl(Fuse *F, Sym *arr);
+
+/* ---- render.c ---- */
+
+char *any_of(Fuse *F, const Ctx *ctx);
+void emit_clones(Fuse *F, EditList *el);
+bool facts_need_guard(Fuse *F, const Facts *f, const Ctx *ctx);
+Facts facts_of(Fuse *F, Node *n);
+char *group_guard(Fuse *F, const Ctx *ctx, Copy g);
+unsigned guard_dims(Fuse *F, const Ctx *ctx);
+char *guard_of(Fuse *F, const Ctx *ctx, Copy c);
+void hoist_block_reductions(Fuse *F, Node *s);
+const char *indent_of(Fuse *F, Node *s);
+bool index_varying(Node *sub);
+void piece(Fuse *F, const char *indent, const char *text);
+char *render(Fuse *F, Node *n, Copy c);
+char *render_ex(Fuse *F, Node *root, unsigned b, unsigned e, Copy c, int ret_label, Vec *extra);
+char *render_replacing(Fuse *F, Node *stmt, Node *part, const char *text, Copy c);
+Site *replace_site(Node *part, const char *text);
+Node *subscript_base(Node *n);
+bool text_is_operand(const Source *src, const Node *n, const char *open, const char *close);
+
+/* ---- emit.c ---- */
+
+void emit_stmt(Fuse *F, Node *s, Ctx *ctx);
 
 #endif
