@@ -21,7 +21,7 @@
  *                                its own locals (its summary)
  * Calls: what a callee does comes from ONE table of CUDA's and the C
  * library's functions (known_fns: pure, load, store, warp-synchronous,
- * barrier... see FnClass in tfuse.h), else from the callee's body, the
+ * barrier... see FnClass in passes.h), else from the callee's body, the
  * file's own or a header's (effects_prepare loads those), else it is
  * unknown and legality refuses the call.  A dependent call in a template
  * does what any of its candidates may do.
@@ -760,7 +760,7 @@ static const char *const cg_collectives[] = {"shfl", "shfl_down", "shfl_up", "sh
                                              "exclusive_scan", "labeled_partition", "binary_partition", NULL};
 
 /* The grid's queries read blockIdx and gridDim, which block mode renumbers
- * per copy (fuse.c grid_query_text); its sync and validity are refused. */
+ * per copy (render.c grid_query_text); its sync and validity are refused. */
 static const char *const cg_grid_queries[] = {"thread_rank", "size", "num_threads", "dim_threads", "thread_index",
                                               "group_dim", "block_rank", "num_blocks", "dim_blocks", "block_index",
                                               NULL};

@@ -39,7 +39,7 @@ typedef struct {
   const char *probe;  /* ... and is this static_assert */
   bool probe_placed;  /* ... where the declaration was emitted statement by statement */
   Vec reduced;        /* Node*, char* in turn: thread mode's block reductions computed before their statement
-                         into a temporary, and the temporary's name (fuse.c hoist_block_reductions) */
+                         into a temporary, and the temporary's name (render.c hoist_block_reductions) */
 } Fuse;
 
 /* An edit of the text a statement is rendered from: [off, off + len)

@@ -7,9 +7,9 @@
  * name and logical index spelled in the file's own text, no recursion, no
  * construct the emitter does not model, every callee known (effects.c's
  * table or a body), every helper that reads a changed builtin
- * clonable (fuse.c emit_clones), every default argument that reads one
- * spellable at its call (fuse.c default_arg_sites), and nothing read where
- * no rewrite reaches (effects.c's reads: assembly, implicit calls, shared
+ * clonable (render.c emit_clones), every default argument that reads one
+ * spellable at its call (render.c default_arg_sites), and nothing read where
+ * no rewrite reaches (reads.c: assembly, implicit calls, shared
  * memory declared in another function), lambdas only as locals called by
  * name whose bodies hold no barrier, warp call or shared memory
  * (check_lambda).

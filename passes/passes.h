@@ -439,7 +439,7 @@ typedef struct {
    * without a device-side parse. */
   int (*macro_differs)(void *ctx, const char *name, Vec *ids, unsigned *at, const char **where);
   void *differs_ctx;
-  void *device_unit; /* parse.c's device-side translation unit, while target_mark runs */
+  void *device_unit; /* device.c's device-side translation unit, while target_mark runs */
 } TargetInput;
 
 /* Whether text, comments aside, names what the two sides may define
