@@ -105,7 +105,10 @@ def find_nvcc(given):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-j", type=int, default=os.cpu_count() or 4)
-    ap.add_argument("--timeout", type=float, default=20.0, help="seconds per program run")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per program run (default: 20, or 4 a kernel for programs of more than five: a "
+                         "16-kernel program's original runs 4-9 s alone on an H200, three times that beside eleven "
+                         "other builds and runs on its GPU)")
     ap.add_argument("--deadline", type=float, default=480,
                     help="start no compile after S seconds (default 480, to fit a 10-minute call; 0: "
                          "none); the results so far are written, and a second call with the same --work "
@@ -150,6 +153,12 @@ def main():
             v.setdefault("sha", sha256_of(os.path.join(src_root, v["file"])))
             v["carried"] = (p["original_sha"], v["sha"]) in verified
     files = []
+    timeout_of = {}  # file -> seconds
+    for p in progs:
+        t = a.timeout or max(20.0, 4.0 * len(p.get("kernels") or []))
+        timeout_of[p["original"]] = t
+        for v in p["variants"]:
+            timeout_of[v["file"]] = t
     for p in progs:
         todo = [v["file"] for v in p["variants"] if not v["carried"]]
         if todo or not p["variants"]:
@@ -172,7 +181,7 @@ def main():
         if rc != 0:
             res = {"compiled": False, "compile_msg": (so + se)[-3000:], "compile_s": round(dt, 2)}
         else:
-            rrc, rso, rse, rdt = run([binp], a.timeout, cwd=os.path.dirname(binp))
+            rrc, rso, rse, rdt = run([binp], timeout_of.get(f, a.timeout or 20.0), cwd=os.path.dirname(binp))
             res = {"compiled": True, "compile_s": round(dt, 2), "rc": rrc, "stdout": rso[-20000:],
                    "stderr": rse[-3000:], "run_s": round(rdt, 3)}
             try:
