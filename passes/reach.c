@@ -32,19 +32,9 @@ static Vec reach_cache; /* Reach*, one per kernel, for one launch_rewrite */
 
 void reach_reset(void) { reach_cache.len = 0; }
 
-/* Whether v holds x. */
-static bool vec_has(const Vec *v, const void *x) {
-  for (int i = 0; i < v->len; i++)
-    if (v->items[i] == x)
-      return true;
-  return false;
-}
-
 static void push_once(Vec *v, void *x) {
-  for (int i = 0; i < v->len; i++)
-    if (v->items[i] == x)
-      return;
-  vec_push(v, x);
+  if (!vec_has_item(v, x))
+    vec_push(v, x);
 }
 
 /* The index of a kernel parameter, or -1 (a helper's, or none). */
@@ -417,9 +407,9 @@ void reach_calls(Unit *u, Reach *r, unsigned at, Buf *track) {
     Vec *v = pass ? &r->followed : &r->written;
     for (int i = 0; i < v->len; i++) {
       Sym *s = v->items[i];
-      if (pass && vec_has(&r->written, s))
+      if (pass && vec_has_item(&r->written, s))
         continue; /* written and followed: once, following */
-      bool follow = vec_has(&r->followed, s);
+      bool follow = vec_has_item(&r->followed, s);
       char *name = global_name(u, s, at);
       if (name)
         buf_printf(track, "__tf_check.track_symbol(%s, \"%s\"%s); ", name, s->name, follow ? ", true" : "");
